@@ -1,0 +1,48 @@
+"""What a search reports: progress after each iteration and the final result.
+
+Scores are from the side to move's point of view. A score beyond ``MATE_BOUND`` is a
+forced win (negative: a forced loss); ``MATE - abs(score)`` is its distance in plies."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.points import Point
+
+MATE = 30000
+MATE_BOUND = MATE - 1000
+
+
+def mate_distance(score: int) -> int | None:
+    """Plies to the forced result if ``score`` is a mate score, else None."""
+    if abs(score) >= MATE_BOUND:
+        return MATE - abs(score)
+    return None
+
+
+@dataclass(frozen=True)
+class IterationInfo:
+    """Progress after one completed iteration of iterative deepening."""
+
+    depth: int
+    score: int
+    move: Point
+    pv: list[Point]
+    nodes: int
+    nps: int
+    time: float
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    move: Point
+    score: int
+    depth: int
+    nodes: int
+    pv: list[Point] = field(default_factory=list)
+    time: float = 0.0
+    nps: int = 0
+
+    @property
+    def mate(self) -> int | None:
+        return mate_distance(self.score)

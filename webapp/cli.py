@@ -1,0 +1,41 @@
+"""The ``gomoku`` console script: ``serve``, ``pbrain``, ``bench``, ``match`` and ``worker``.
+
+Each subcommand imports its module lazily so ``gomoku pbrain`` starts without loading the
+web stack."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    parser = argparse.ArgumentParser(prog="gomoku", description="Gomoku web app and engine.")
+    parser.add_argument(
+        "command",
+        choices=["serve", "pbrain", "bench", "match", "worker"],
+        help="serve: run the web app; pbrain: Gomocup brain on stdio; bench: engine "
+        "figures; match: play two brains; worker: queue worker for multi-process mode",
+    )
+    if not args or args[0] in ("-h", "--help"):
+        parser.print_help()
+        return 0 if args else 2
+    command, rest = args[0], args[1:]
+    parser.parse_args([command])
+    if command == "serve":
+        from webapp.server import main as run
+    elif command == "pbrain":
+        from engine.pbrain import main as run
+    elif command == "bench":
+        from engine.bench import main as run
+    elif command == "match":
+        from engine.match import main as run
+    else:
+        from webapp.worker import main as run
+    return int(run(rest) or 0)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
