@@ -1,0 +1,312 @@
+"""The brain side of the Gomocup ("piskvork") protocol: our engine on stdin/stdout.
+
+``gomoku pbrain`` runs ``main``: it reads manager commands (START, RESTART, INFO, BEGIN,
+TURN, BOARD, TAKEBACK, ABOUT, END), keeps the position in an ``engine.Board``, budgets time
+with ``engine.timecontrol.TimeControl`` and asks ``engine.search.Searcher`` for moves,
+printing its progress as ``MESSAGE`` lines. Bad commands get ``ERROR <reason>`` and change
+nothing. The manager side of the protocol is ``engine.gomocup``."""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterable
+from typing import TextIO
+
+from engine.board import Board
+from engine.errors import GomokuError
+from engine.limit import Limit
+from engine.points import MAX_SIZE, MIN_SIZE, Point, point_name
+from engine.result import IterationInfo
+from engine.rules import Rule
+from engine.search import Searcher
+from engine.timecontrol import TimeControl
+
+ABOUT = 'name="gomoku", version="0.1.0", author="Gomoku project", country="CN"'
+# If the searcher has not returned this long after its budget, it is told to stop: the
+# reply must beat the manager's clock even if a search overruns its limit.
+WATCHDOG_GRACE_S = 0.03
+
+
+class ProtocolError(ValueError):
+    """A command the brain cannot accept: reported as ``ERROR <reason>``."""
+
+
+class EndOfSession(Exception):
+    """END was received: the brain should exit."""
+
+
+def _parse_point(text: str, size: int) -> Point:
+    parts = text.split(",")
+    if len(parts) != 2:
+        raise ProtocolError(f"expected a point x,y, got {text!r}")
+    try:
+        x, y = int(parts[0]), int(parts[1])
+    except ValueError:
+        raise ProtocolError(f"expected a point x,y of integers, got {text!r}") from None
+    if not (0 <= x < size and 0 <= y < size):
+        raise ProtocolError(f"point {x},{y} is off the {size}x{size} board")
+    return (x, y)
+
+
+def _parse_int(key: str, text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise ProtocolError(f"INFO {key} needs an integer, got {text!r}") from None
+
+
+class Brain:
+    """The protocol state machine; ``handle`` takes one command and its BOARD block."""
+
+    def __init__(self, write: Callable[[str], None]) -> None:
+        self.write = write
+        self.board: Board | None = None
+        self.rule = Rule.FREESTYLE
+        self.time = TimeControl()
+        self.searcher: Searcher | None = None
+        self._searcher_tt_mb = 0
+        self._warmed = False
+        self.search_started = 0.0
+
+    # -- helpers ----------------------------------------------------------------------
+
+    def _require_board(self) -> Board:
+        if self.board is None:
+            raise ProtocolError("no game: send START first")
+        return self.board
+
+    def _get_searcher(self) -> Searcher:
+        tt_mb = self.time.tt_megabytes()
+        if self.searcher is None or tt_mb != self._searcher_tt_mb:
+            self.searcher = Searcher(tt_mb=tt_mb, on_iteration=self._report)
+            self._searcher_tt_mb = tt_mb
+        return self.searcher
+
+    def _report(self, info: IterationInfo) -> None:
+        size = self.board.size if self.board is not None else 15
+        pv = " ".join(point_name(p, size) for p in info.pv if min(p) >= 0 and max(p) < size)
+        self.write(
+            f"MESSAGE depth {info.depth} score {info.score} nodes {info.nodes} "
+            f"nps {info.nps} pv {pv}".rstrip()
+        )
+
+    def warm_up(self) -> None:
+        """Run a tiny search once so loading and compiling the core is not charged to the
+        first real move (numba caches the compiled code on disk after the first run)."""
+        if self._warmed:
+            return
+        searcher = Searcher(tt_mb=1)
+        board = Board(15, self.rule)
+        for move in ((7, 7), (8, 8), (8, 7)):
+            board.push(move)
+        searcher.search(board, Limit(depth=2, time=5.0))
+        self._warmed = True
+
+    def _think(self, received: float) -> Point:
+        """Choose and play our move; ``received`` is when the command arrived."""
+        board = self._require_board()
+        if board.is_game_over():
+            raise ProtocolError("the game is over: there is no move to make")
+        if board.move_count == 0:
+            move = (board.size // 2, board.size // 2)
+        else:
+            budget = self.time.move_budget(board.move_count // 2)
+            budget -= time.perf_counter() - received
+            budget = max(budget, 0.01)
+            searcher = self._get_searcher()
+            watchdog = threading.Timer(budget + WATCHDOG_GRACE_S, searcher.stop)
+            watchdog.daemon = True
+            watchdog.start()
+            try:
+                move = searcher.search(board, Limit(time=budget)).move
+            finally:
+                watchdog.cancel()
+        board.push(move)
+        if self.time.left_ms is not None:
+            spent = int((time.perf_counter() - received) * 1000)
+            self.time.left_ms = max(0, self.time.left_ms - spent)
+        return move
+
+    # -- commands ---------------------------------------------------------------------
+
+    def handle(self, line: str, block: list[str], received: float) -> None:
+        words = line.split()
+        command, args = words[0].upper(), words[1:]
+        handler = getattr(self, f"cmd_{command.lower()}", None)
+        if handler is None:
+            raise ProtocolError(f"unknown command {words[0]!r}")
+        if command == "BOARD":
+            handler(args, block, received)
+        else:
+            handler(args, received)
+
+    def cmd_start(self, args: list[str], received: float) -> None:
+        if len(args) != 1 or not args[0].isdigit():
+            raise ProtocolError("START needs one board size, e.g. START 15")
+        size = int(args[0])
+        if not MIN_SIZE <= size <= MAX_SIZE:
+            raise ProtocolError(f"unsupported size {size}: use {MIN_SIZE} to {MAX_SIZE}")
+        self.warm_up()
+        self.board = Board(size, self.rule)
+        if self.searcher is not None:
+            self.searcher.clear()
+        self.write("OK")
+
+    def cmd_restart(self, args: list[str], received: float) -> None:
+        board = self._require_board()
+        self.board = Board(board.size, self.rule)
+        if self.searcher is not None:
+            self.searcher.clear()
+        self.write("OK")
+
+    def cmd_info(self, args: list[str], received: float) -> None:
+        if not args:
+            raise ProtocolError("INFO needs a key and a value")
+        key, value = args[0].lower(), " ".join(args[1:])
+        if key == "timeout_turn":
+            self.time.turn_ms = max(0, _parse_int(key, value))
+        elif key == "timeout_match":
+            self.time.match_ms = max(0, _parse_int(key, value))
+        elif key == "time_left":
+            self.time.left_ms = max(0, _parse_int(key, value))
+        elif key == "max_memory":
+            self.time.max_memory = max(0, _parse_int(key, value))
+        elif key == "rule":
+            rule = Rule.from_gomocup(_parse_int(key, value))
+            if self.board is not None and rule is not self.board.rule:
+                try:
+                    board = Board.from_moves(self.board.moves, size=self.board.size, rule=rule)
+                except GomokuError as error:
+                    raise ProtocolError(f"cannot switch to {rule.value}: {error}") from None
+                self.board = board
+            self.rule = rule
+        # game_type, evaluate, folder and unknown keys carry nothing this brain uses; the
+        # protocol asks brains to ignore what they do not need.
+
+    def cmd_begin(self, args: list[str], received: float) -> None:
+        board = self._require_board()
+        if board.move_count:
+            raise ProtocolError("BEGIN needs an empty board: use TURN or BOARD mid-game")
+        self._answer(self._think(received))
+
+    def cmd_turn(self, args: list[str], received: float) -> None:
+        board = self._require_board()
+        if len(args) != 1:
+            raise ProtocolError("TURN needs one point, e.g. TURN 7,7")
+        point = _parse_point(args[0], board.size)
+        board.push(point)  # raises without changing anything if illegal
+        try:
+            self._answer(self._think(received))
+        except ProtocolError:
+            board.pop()
+            raise
+
+    def cmd_board(self, args: list[str], block: list[str], received: float) -> None:
+        board = self._require_board()
+        own: list[Point] = []
+        theirs: list[Point] = []
+        for entry in block:
+            parts = entry.replace(" ", "").split(",")
+            if len(parts) != 3:
+                raise ProtocolError(f"BOARD line {entry!r} is not x,y,field")
+            point = _parse_point(",".join(parts[:2]), board.size)
+            if parts[2] == "1":
+                own.append(point)
+            elif parts[2] == "2":
+                theirs.append(point)
+            elif parts[2] == "3":
+                raise ProtocolError("continuous games (field 3) are not supported")
+            else:
+                raise ProtocolError(f"BOARD field must be 1 or 2, got {parts[2]!r}")
+        # We are to move: equal counts mean we are black, one more of theirs means white.
+        if len(own) == len(theirs):
+            black, white = own, theirs
+        elif len(theirs) == len(own) + 1:
+            black, white = theirs, own
+        else:
+            raise ProtocolError(
+                f"BOARD has {len(own)} own and {len(theirs)} opponent stones: it cannot be our turn"
+            )
+        moves: list[Point] = []
+        for index in range(len(black)):
+            moves.append(black[index])
+            if index < len(white):
+                moves.append(white[index])
+        try:
+            position = Board.from_moves(moves, size=board.size, rule=self.rule)
+        except GomokuError as error:
+            raise ProtocolError(f"BOARD is not a playable position: {error}") from None
+        self.board = position
+        try:
+            self._answer(self._think(received))
+        except ProtocolError:
+            self.board = board
+            raise
+
+    def cmd_takeback(self, args: list[str], received: float) -> None:
+        board = self._require_board()
+        if len(args) != 1:
+            raise ProtocolError("TAKEBACK needs one point, e.g. TAKEBACK 7,7")
+        point = _parse_point(args[0], board.size)
+        if board.peek() != point:
+            raise ProtocolError(f"TAKEBACK {args[0]} is not the last move played")
+        board.pop()
+        self.write("OK")
+
+    def cmd_about(self, args: list[str], received: float) -> None:
+        self.write(ABOUT)
+
+    def cmd_end(self, args: list[str], received: float) -> None:
+        raise EndOfSession
+
+    def _answer(self, move: Point) -> None:
+        self.write(f"{move[0]},{move[1]}")
+
+
+def _read_block(lines: Iterable[str]) -> list[str]:
+    """The lines after BOARD up to DONE (not included)."""
+    block: list[str] = []
+    for raw in lines:
+        line = raw.strip()
+        if line.upper() == "DONE":
+            return block
+        if line:
+            block.append(line)
+    raise ProtocolError("BOARD was not closed by DONE")
+
+
+def serve(stdin: TextIO, stdout: TextIO) -> int:
+    """Run the protocol loop until END or the end of input."""
+
+    def write(line: str) -> None:
+        stdout.write(line + "\n")
+        stdout.flush()
+
+    brain = Brain(write)
+    lines = iter(stdin.readline, "")
+    for raw in lines:
+        received = time.perf_counter()
+        line = raw.strip()
+        if not line:
+            continue
+        try:
+            block = _read_block(lines) if line.split()[0].upper() == "BOARD" else []
+            brain.handle(line, block, received)
+        except EndOfSession:
+            return 0
+        except (ProtocolError, GomokuError) as error:
+            write(f"ERROR {error}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    if argv:
+        print("usage: gomoku pbrain  (speaks the Gomocup protocol on stdin/stdout)")
+        return 0 if argv[0] in ("-h", "--help") else 2
+    return serve(sys.stdin, sys.stdout)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
