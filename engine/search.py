@@ -1,29 +1,41 @@
 """The negamax searcher: a stateful object that owns its transposition table, history,
 node count and stop flag, and reports through callbacks.
 
-``Searcher.search(board, limit)`` copies the board into the compiled core (``core``),
-runs iterative deepening and returns a ``SearchResult``. It never prints; the Gomocup
-adapter and the web workers subscribe to ``on_iteration`` and show progress their way."""
+``Searcher.search(board, limit)`` copies the board into the compiled state (``core``),
+looks for a win by continuous fours, then runs iterative deepening with aspiration
+windows over the principal variation search in ``core_search``. It never prints: the
+Gomocup adapter and the web workers subscribe to ``on_iteration`` and show progress
+their own way."""
 
 from __future__ import annotations
 
-import random
 import threading
 import time
 from collections.abc import Callable
 
+import numpy as np
+
+from engine import core, core_search
 from engine.board import Board
 from engine.errors import GameOverError
 from engine.limit import Limit
-from engine.result import IterationInfo, SearchResult
+from engine.points import Point
+from engine.result import MATE_BOUND, IterationInfo, SearchResult
+
+ASPIRATION_WINDOW = 80
+MAX_DEPTH = 60
+# Past this share of the time budget a new iteration would rarely finish: stop early.
+ITERATION_TIME_SHARE = 0.45
 
 
 class Searcher:
-    """Negamax with alpha-beta and threat search over a compiled pattern core.
+    """Negamax with alpha-beta, threat search and a transposition table over a compiled
+    pattern core.
 
     ``defence`` weighs the opponent's prospects against ours (seed 002's defence factor:
     above 1 plays safer, below 1 more aggressively). ``noise`` perturbs evaluations for
-    the weak levels; with ``seed`` set it is repeatable."""
+    the weak levels; ``seed`` makes that perturbation repeatable. With a node limit the
+    result and the node count are deterministic."""
 
     def __init__(
         self,
@@ -34,40 +46,176 @@ class Searcher:
         seed: int | None = None,
         on_iteration: Callable[[IterationInfo], None] | None = None,
     ) -> None:
+        if not 0.1 <= defence <= 5.0:
+            raise ValueError("defence must be between 0.1 and 5.0")
         self.defence = defence
         self.tt_mb = tt_mb
-        self.noise = noise
+        self.noise = max(0, int(noise))
+        self.seed = seed if seed is not None else 0
         self.on_iteration = on_iteration
-        self._rng = random.Random(seed)
-        self._stop = threading.Event()
+        self._stop_flag = np.zeros(1, dtype=np.int8)
+        self._tt: core_search.Tt | None = None
+        self._shape: tuple[int, str] | None = None
+        self._heuristics: core_search.Heuristics | None = None
 
     def stop(self) -> None:
         """Ask a running search to return as soon as possible with its best move so far."""
-        self._stop.set()
+        self._stop_flag[0] = 1
 
     def clear(self) -> None:
         """Forget everything learned in earlier searches (a new game)."""
+        self._tt = None
+        self._heuristics = None
+        self._shape = None
+
+    # -- setting up ---------------------------------------------------------------------
+
+    def _prepare(self, board: Board) -> tuple[core.State, core.Tables]:
+        shape = (board.size, board.rule.value)
+        tables = core.rule_tables(board.rule.value, board.size)
+        state = core.new_state(board.size, board.rule.value == "renju")
+        state.stop[0] = 0
+        state = state._replace(stop=self._stop_flag)
+        core.init_walls(state, tables)
+        for x, y in board.moves:
+            color = int(board.cell(x, y))
+            core.place(state, tables, core.point_index(state, x, y), color)
+        if self._shape != shape or self._tt is None or self._heuristics is None:
+            self._tt = core_search.new_tt(self.tt_mb)
+            self._heuristics = core_search.new_heuristics(state.cells.shape[0])
+            self._shape = shape
+        else:
+            # Old history still orders moves well, but must not swamp the new search.
+            self._heuristics.history[:] //= 8
+            self._heuristics.killers[:] = 0
+        state.info[core.I_ROOT_COLOR] = int(board.turn)
+        state.info[core.I_DEFENCE] = round(self.defence * 100)
+        state.info[core.I_NOISE] = self.noise
+        state.info[core.I_SEED] = self.seed * 2654435761 + 97
+        return state, tables
+
+    # -- searching ----------------------------------------------------------------------
 
     def search(self, board: Board, limit: Limit) -> SearchResult:
+        """Search the position for the side to move and return the best move found."""
         if board.is_game_over():
             raise GameOverError("the game is over: there is nothing to search")
-        self._stop.clear()
         start = time.perf_counter()
-        moves = board.legal_moves()
-        played = set(board.moves)
-        centre = board.size // 2
+        self._stop_flag[0] = 0
+        if board.is_empty():
+            centre = (board.size // 2, board.size // 2)
+            result = SearchResult(centre, 0, 1, 1, [centre], 0.0, 0)
+            self._report(result)
+            return result
+        state, tables = self._prepare(board)
+        assert self._tt is not None and self._heuristics is not None
+        tt, hs = self._tt, self._heuristics
+        state.info[core.I_NODE_LIMIT] = limit.nodes or 0
+        timer: threading.Timer | None = None
+        if limit.time is not None:
+            timer = threading.Timer(limit.time, self.stop)
+            timer.daemon = True
+            timer.start()
+        try:
+            return self._iterate(board, state, tables, tt, hs, limit, start)
+        finally:
+            if timer is not None:
+                timer.cancel()
 
-        def closeness(p: tuple[int, int]) -> float:
-            near = sum(
-                1
-                for (mx, my) in played
-                if max(abs(mx - p[0]), abs(my - p[1])) <= 1
-            )
-            return -near * 10 + abs(p[0] - centre) + abs(p[1] - centre) + self._rng.random()
+    def _iterate(
+        self,
+        board: Board,
+        state: core.State,
+        tables: core.Tables,
+        tt: core_search.Tt,
+        hs: core_search.Heuristics,
+        limit: Limit,
+        start: float,
+    ) -> SearchResult:
+        def to_point(index: int) -> Point:
+            return core.index_point(state, int(index))
 
-        move = min(moves, key=closeness)
+        # A forced win by continuous fours needs no deeper search.
+        win = core_search.root_vcf(state, tables, hs, core_search.ROOT_VCF_DEPTH)
+        if win > 0 and state.info[core.I_STOPPED] == 0:
+            line = [to_point(hs.vcf_line[k]) for k in range(max(1, win - 1))]
+            result = self._result(line[0], core_search.MATE - win, 1, state, line, start)
+            self._report(result)
+            return result
+        state.info[core.I_STOPPED] = 0
+
+        fallback = board.legal_moves()
+        best: SearchResult | None = None
+        max_depth = min(limit.depth or MAX_DEPTH, MAX_DEPTH)
+        score = 0
+        for depth in range(1, max_depth + 1):
+            if depth >= 3 and best is not None and abs(score) < MATE_BOUND:
+                alpha, beta = score - ASPIRATION_WINDOW, score + ASPIRATION_WINDOW
+            else:
+                alpha, beta = -core_search.INF, core_search.INF
+            while True:
+                value = int(core_search.pvs(state, tables, tt, hs, depth, alpha, beta, 0))
+                if state.info[core.I_STOPPED]:
+                    break
+                if value <= alpha:
+                    alpha = -core_search.INF
+                elif value >= beta:
+                    beta = core_search.INF
+                else:
+                    break
+            stopped = bool(state.info[core.I_STOPPED])
+            pv_len = int(hs.pv_len[0])
+            if pv_len == 0:
+                break
+            pv = [to_point(hs.pv[0, k]) for k in range(pv_len)]
+            if stopped:
+                # A move that beat the previous best in a finished sub-search is trustworthy.
+                if best is not None and pv[0] != best.move and value > score:
+                    best = self._result(pv[0], value, depth, state, pv, start)
+                break
+            score = value
+            best = self._result(pv[0], score, depth, state, pv, start)
+            self._report(best)
+            if abs(score) >= MATE_BOUND and core_search.MATE - abs(score) <= depth:
+                break
+            elapsed = time.perf_counter() - start
+            if limit.time is not None and elapsed > ITERATION_TIME_SHARE * limit.time:
+                break
+            if self._stop_flag[0]:
+                break
+        if best is None:
+            # Stopped before the first iteration finished: take the best-ordered move.
+            count = core_search.generate(state, hs, 0, -1)
+            move = to_point(hs.moves[0, 0]) if count > 0 else fallback[0]
+            best = self._result(move, 0, 0, state, [move], start)
+        if best.move not in fallback and fallback:
+            best = self._result(fallback[0], best.score, best.depth, state, [fallback[0]], start)
+        return best
+
+    def _result(
+        self,
+        move: Point,
+        score: int,
+        depth: int,
+        state: core.State,
+        pv: list[Point],
+        start: float,
+    ) -> SearchResult:
         elapsed = time.perf_counter() - start
-        info = IterationInfo(1, 0, move, [move], len(moves), 0, elapsed)
-        if self.on_iteration:
-            self.on_iteration(info)
-        return SearchResult(move, 0, 1, len(moves), [move], elapsed, 0)
+        nodes = int(state.info[core.I_NODES])
+        nps = int(nodes / elapsed) if elapsed > 0 else 0
+        return SearchResult(move, int(score), depth, nodes, pv, elapsed, nps)
+
+    def _report(self, result: SearchResult) -> None:
+        if self.on_iteration is not None:
+            self.on_iteration(
+                IterationInfo(
+                    result.depth,
+                    result.score,
+                    result.move,
+                    result.pv,
+                    result.nodes,
+                    result.nps,
+                    result.time,
+                )
+            )

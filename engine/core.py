@@ -1,0 +1,335 @@
+"""The compiled board state that the searchers work on: cells, window keys, shapes,
+combined threat classes, scores, hash and move stack, all numpy arrays updated
+incrementally by ``place`` and ``remove``.
+
+Only the four lines through a move change, so a move updates the window keys of the ten
+cells around it in each direction and looks their shapes up in the tables from
+``patterns``. Each empty cell then has, per side, a ``class`` (five, open four, four with
+an open three, four, double three, open three, none) and a ``value`` used for ordering and
+evaluation. ``core_search`` holds the searches over this state; ``search`` is the
+plain-Python face of both. Every function here runs compiled under numba, or as plain
+Python with ``NUMBA_DISABLE_JIT=1``."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from engine.patterns import (
+    B1,
+    B2,
+    B3,
+    B4,
+    DEAD,
+    F1,
+    F2,
+    F3,
+    F4,
+    F5,
+    HALF,
+    NUM_PATTERNS,
+    OL,
+    build_table,
+    key_slot,
+    swap_colours,
+)
+
+WALL = 3
+PAD = HALF
+MAX_PLY = 256
+
+# Combined class of an empty cell for one side, from its four line shapes.
+C_NONE = 0
+C_FLEX3 = 1  # one open three
+C_FLEX3_2X = 2  # two open threes (renju: forbidden to black)
+C_BLOCK4 = 3  # one four
+C_BLOCK4_FLEX3 = 4  # a four and an open three: wins unless the four is answered by a four
+C_FLEX4 = 5  # an open four or two fours: wins next move
+C_FIVE = 6  # makes five now
+NUM_CLASSES = 7
+
+# Slots of the ``info`` array of scalars.
+I_SIZE = 0
+I_STRIDE = 1
+I_PLY = 2
+I_NODES = 3
+I_HASH = 4
+I_RENJU = 5
+I_NODE_LIMIT = 6
+I_STOPPED = 7
+I_SEL_DEPTH = 8
+I_NOISE = 9
+I_SEED = 10
+I_ROOT_COLOR = 11
+I_DEFENCE = 12  # defence factor in 1/100
+I_COUNT = 16
+
+# Value of one shape in one direction, for move ordering and evaluation.
+SHAPE_VALUE = np.zeros(NUM_PATTERNS, dtype=np.int32)
+SHAPE_VALUE[DEAD] = 0
+SHAPE_VALUE[B1] = 1
+SHAPE_VALUE[F1] = 3
+SHAPE_VALUE[B2] = 5
+SHAPE_VALUE[F2] = 14
+SHAPE_VALUE[B3] = 16
+SHAPE_VALUE[F3] = 48
+SHAPE_VALUE[B4] = 60
+SHAPE_VALUE[F4] = 400
+SHAPE_VALUE[F5] = 4000
+SHAPE_VALUE[OL] = 0
+
+
+def _combo_tables() -> tuple[np.ndarray, np.ndarray]:
+    size = NUM_PATTERNS**4
+    values = np.zeros(size, dtype=np.int32)
+    classes = np.zeros(size, dtype=np.int8)
+    for index in range(size):
+        shapes = [
+            index // NUM_PATTERNS**3,
+            (index // NUM_PATTERNS**2) % NUM_PATTERNS,
+            (index // NUM_PATTERNS) % NUM_PATTERNS,
+            index % NUM_PATTERNS,
+        ]
+        value = sum(int(SHAPE_VALUE[s]) for s in shapes)
+        fives = shapes.count(F5)
+        flex4 = shapes.count(F4)
+        block4 = shapes.count(B4)
+        flex3 = shapes.count(F3)
+        if fives:
+            cls = C_FIVE
+        elif flex4 or block4 >= 2:
+            cls = C_FLEX4
+            value += 600
+        elif block4 and flex3:
+            cls = C_BLOCK4_FLEX3
+            value += 500
+        elif block4:
+            cls = C_BLOCK4
+        elif flex3 >= 2:
+            cls = C_FLEX3_2X
+            value += 300
+        elif flex3:
+            cls = C_FLEX3
+        else:
+            cls = C_NONE
+        # Two developing shapes in different lines reinforce each other.
+        developing = sum(1 for s in shapes if s in (F2, B3, F3))
+        if developing >= 2:
+            value += 20 * (developing - 1)
+        values[index] = value
+        classes[index] = cls
+    return values, classes
+
+
+COMBO_VALUE, COMBO_CLASS = _combo_tables()
+
+
+class Tables(NamedTuple):
+    """Read-only lookup tables for one rule."""
+
+    shapes: np.ndarray  # uint8[2, 2**20]: shape for black / white by window key
+    combo_value: np.ndarray  # int32[11**4]
+    combo_class: np.ndarray  # int8[11**4]
+    zobrist: np.ndarray  # int64[3, cells]
+
+
+class State(NamedTuple):
+    """Mutable search state for one board size and rule."""
+
+    cells: np.ndarray  # int8[n]: 0 empty, 1 black, 2 white, 3 wall
+    keys: np.ndarray  # int64[4, n]: window key per direction
+    shape: np.ndarray  # uint8[2, 4, n]: shape per side and direction
+    value: np.ndarray  # int32[2, n]: ordering value per side
+    klass: np.ndarray  # int8[2, n]: combined class per side
+    class_count: np.ndarray  # int32[2, NUM_CLASSES]: empty cells of each class per side
+    value_sum: np.ndarray  # int64[2]: sum of values over empty cells per side
+    near: np.ndarray  # int16[n]: stones within two steps along the lines
+    dirs: np.ndarray  # int64[4]: index offsets of the four directions
+    stack: np.ndarray  # int32[cells + MAX_PLY + 64]: every stone placed, in order
+    info: np.ndarray  # int64[I_COUNT]: scalars (see I_*)
+    stop: np.ndarray  # int8[1]: set by another thread to stop the search
+
+
+_TABLE_CACHE: dict[str, Tables] = {}
+
+
+def rule_tables(rule_name: str, size: int) -> Tables:
+    """Lookup tables for a rule: shapes for both sides and Zobrist keys for a board size."""
+    cache_key = f"{rule_name}:{size}"
+    if cache_key in _TABLE_CACHE:
+        return _TABLE_CACHE[cache_key]
+    black_exact = rule_name in ("standard", "renju")
+    white_exact = rule_name == "standard"
+    shapes = np.zeros((2, 1 << (4 * HALF)), dtype=np.uint8)
+    shapes[0] = build_table(black_exact)
+    shapes[1] = swap_colours(build_table(white_exact))
+    stride = size + 2 * PAD
+    rng = np.random.default_rng(20261122 + size)
+    zobrist = rng.integers(-(2**62), 2**62, size=(3, stride * stride), dtype=np.int64)
+    tables = Tables(shapes, COMBO_VALUE, COMBO_CLASS.astype(np.int8), zobrist)
+    _TABLE_CACHE[cache_key] = tables
+    return tables
+
+
+def new_state(size: int, renju: bool) -> State:
+    stride = size + 2 * PAD
+    n = stride * stride
+    cells = np.full(n, WALL, dtype=np.int8)
+    for y in range(size):
+        start = (y + PAD) * stride + PAD
+        cells[start : start + size] = 0
+    info = np.zeros(I_COUNT, dtype=np.int64)
+    info[I_SIZE] = size
+    info[I_STRIDE] = stride
+    info[I_RENJU] = 1 if renju else 0
+    info[I_DEFENCE] = 100
+    return State(
+        cells=cells,
+        keys=np.zeros((4, n), dtype=np.int64),
+        shape=np.zeros((2, 4, n), dtype=np.uint8),
+        value=np.zeros((2, n), dtype=np.int32),
+        klass=np.zeros((2, n), dtype=np.int8),
+        class_count=np.zeros((2, NUM_CLASSES), dtype=np.int32),
+        value_sum=np.zeros(2, dtype=np.int64),
+        near=np.zeros(n, dtype=np.int16),
+        dirs=np.array([1, stride, stride + 1, stride - 1], dtype=np.int64),
+        stack=np.zeros(size * size + MAX_PLY + 64, dtype=np.int32),
+        info=info,
+        stop=np.zeros(1, dtype=np.int8),
+    )
+
+
+def point_index(state: State, x: int, y: int) -> int:
+    return int((y + PAD) * state.info[I_STRIDE] + x + PAD)
+
+
+def index_point(state: State, index: int) -> tuple[int, int]:
+    stride = int(state.info[I_STRIDE])
+    return (index % stride - PAD, index // stride - PAD)
+
+
+@njit(cache=True)
+def _refresh_cell(st: State, tb: Tables, j: int) -> None:
+    """Recompute shapes, class and value of empty cell ``j`` for both sides."""
+    for side in range(2):
+        s0 = tb.shapes[side, st.keys[0, j]]
+        s1 = tb.shapes[side, st.keys[1, j]]
+        s2 = tb.shapes[side, st.keys[2, j]]
+        s3 = tb.shapes[side, st.keys[3, j]]
+        st.shape[side, 0, j] = s0
+        st.shape[side, 1, j] = s1
+        st.shape[side, 2, j] = s2
+        st.shape[side, 3, j] = s3
+        combo = ((s0 * NUM_PATTERNS + s1) * NUM_PATTERNS + s2) * NUM_PATTERNS + s3
+        new_value = tb.combo_value[combo]
+        new_class = tb.combo_class[combo]
+        st.value_sum[side] += new_value - st.value[side, j]
+        st.value[side, j] = new_value
+        old_class = st.klass[side, j]
+        if new_class != old_class:
+            st.class_count[side, old_class] -= 1
+            st.class_count[side, new_class] += 1
+            st.klass[side, j] = new_class
+
+
+@njit(cache=True)
+def place(st: State, tb: Tables, i: int, color: int) -> None:
+    """Put a stone of ``color`` (1 black, 2 white) on empty cell ``i`` and push it."""
+    # The cell leaves the pool of empty cells: drop its contributions.
+    for side in range(2):
+        st.value_sum[side] -= st.value[side, i]
+        st.class_count[side, st.klass[side, i]] -= 1
+    st.cells[i] = color
+    ply = st.info[I_PLY]
+    st.stack[ply] = i
+    st.info[I_PLY] = ply + 1
+    st.info[I_HASH] ^= tb.zobrist[color, i]
+    for d in range(4):
+        step = st.dirs[d]
+        for sign in (-1, 1):
+            for k in range(1, HALF + 1):
+                j = i + sign * k * step
+                offset = -sign * k  # where i sits as seen from j
+                st.keys[d, j] |= color << (2 * key_slot(offset))
+                if k <= 2:
+                    st.near[j] += 1
+                if st.cells[j] == WALL:
+                    break
+    for d in range(4):
+        step = st.dirs[d]
+        for sign in (-1, 1):
+            for k in range(1, HALF + 1):
+                j = i + sign * k * step
+                if st.cells[j] == WALL:
+                    break
+                if st.cells[j] == 0:
+                    _refresh_cell(st, tb, j)
+
+
+@njit(cache=True)
+def remove(st: State, tb: Tables) -> int:
+    """Take back the last stone placed and return its cell."""
+    ply = st.info[I_PLY] - 1
+    i = st.stack[ply]
+    st.info[I_PLY] = ply
+    color = st.cells[i]
+    st.info[I_HASH] ^= tb.zobrist[color, i]
+    st.cells[i] = 0
+    for d in range(4):
+        step = st.dirs[d]
+        for sign in (-1, 1):
+            for k in range(1, HALF + 1):
+                j = i + sign * k * step
+                offset = -sign * k
+                st.keys[d, j] &= ~(np.int64(3) << (2 * key_slot(offset)))
+                if k <= 2:
+                    st.near[j] -= 1
+                if st.cells[j] == WALL:
+                    break
+    for d in range(4):
+        step = st.dirs[d]
+        for sign in (-1, 1):
+            for k in range(1, HALF + 1):
+                j = i + sign * k * step
+                if st.cells[j] == WALL:
+                    break
+                if st.cells[j] == 0:
+                    _refresh_cell(st, tb, j)
+    # The cell rejoins the pool of empty cells with its shapes recomputed.
+    for side in range(2):
+        st.class_count[side, st.klass[side, i]] += 1
+        st.value[side, i] = 0
+    _refresh_cell(st, tb, i)
+    return i
+
+
+@njit(cache=True)
+def init_walls(st: State, tb: Tables) -> None:
+    """Set the window keys that see the border, then every empty cell's shapes."""
+    n = st.cells.shape[0]
+    for i in range(n):
+        if st.cells[i] != 0:
+            continue
+        for d in range(4):
+            step = st.dirs[d]
+            key = np.int64(0)
+            for offset in range(-HALF, HALF + 1):
+                if offset == 0:
+                    continue
+                j = i + offset * step
+                cell = WALL if j < 0 or j >= n else st.cells[j]
+                key |= np.int64(cell) << (2 * key_slot(offset))
+            st.keys[d, i] = key
+    for side in range(2):
+        for c in range(st.class_count.shape[1]):
+            st.class_count[side, c] = 0
+        st.value_sum[side] = 0
+    for i in range(n):
+        if st.cells[i] == 0:
+            for side in range(2):
+                st.value[side, i] = 0
+                st.klass[side, i] = 0
+                st.class_count[side, 0] += 1
+            _refresh_cell(st, tb, i)
