@@ -56,9 +56,14 @@ class Player:
     time_losses: int = 0
     failures: int = 0
 
+    @property
+    def display(self) -> str:
+        return self.name or self.label
+
     def launch(self) -> BrainProcess:
         if self.process is None or not self.process.alive:
-            self.process = BrainProcess(self.command, name=self.name or self.label)
+            self.process = BrainProcess(self.command, name=self.display)
+        self.process.name = self.display
         return self.process
 
     def discard(self) -> None:
@@ -134,7 +139,7 @@ def play_game(
         except BrainError as error:
             players[color].failures += 1
             players[color].discard()
-            loses(color, f"{players[color].label} failed to start: {error}")
+            loses(color, f"{players[color].display} failed to start: {error}")
             break
     synced = {Color.BLACK: False, Color.WHITE: False}
     while winner is None and not reason:
@@ -155,19 +160,19 @@ def play_game(
             max_time[player.label] = max(max_time[player.label], limit)
             player.time_losses += 1
             player.discard()
-            loses(color, f"{player.label} exceeded {settings.time_ms} ms")
+            loses(color, f"{player.display} exceeded {settings.time_ms} ms")
             break
         except (BrainCrashedError, BrainProtocolError) as error:
             player.failures += 1
             player.discard()
-            loses(color, f"{player.label} failed: {error}")
+            loses(color, f"{player.display} failed: {error}")
             break
         player.move_times.append(brain.last_move_time)
         max_time[player.label] = max(max_time[player.label], brain.last_move_time)
         try:
             board.push(move)
         except IllegalMoveError as error:
-            loses(color, f"{player.label} played an illegal move: {error}")
+            loses(color, f"{player.display} played an illegal move: {error}")
             break
         outcome = board.outcome()
         if outcome is not None:
