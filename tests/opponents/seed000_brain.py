@@ -16,7 +16,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from protocol_loop import Grid, Point, SearchTimeout, run  # noqa: E402
+import contextlib
+
+from protocol_loop import Grid, Point, SearchTimeout, run
 
 SEARCH_DEPTH = 2
 SCORE_MAX = 0x7FFFFFFF
@@ -95,10 +97,8 @@ class ChessAI:
     def find_best(self, board: Grid, deadline: float) -> Point:
         self.deadline = deadline
         self.bestmove = None
-        try:
+        with contextlib.suppress(SearchTimeout):
             self._search(board, 1, SEARCH_DEPTH, SCORE_MIN, SCORE_MAX)
-        except SearchTimeout:
-            pass
         if self.bestmove is None:
             _, x, y = self.genmove(board, 1)[0]
             return (x, y)
@@ -180,7 +180,7 @@ class ChessAI:
             ty += d[1]
             self.record[ty][tx][di] = 1
 
-    def analysis_line(  # noqa: C901 - kept in one piece as in the post
+    def analysis_line(
         self,
         board: Grid,
         x: int,

@@ -17,7 +17,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from protocol_loop import Grid, Point, SearchTimeout, run  # noqa: E402
+import contextlib
+
+from protocol_loop import Grid, Point, SearchTimeout, run
 
 DEPTH = 2
 RATIO = 1.0
@@ -61,10 +63,8 @@ class Seed003:
         self.order_list = list(history)
         self.best = None
         self.deadline = deadline
-        try:
+        with contextlib.suppress(SearchTimeout):
             self.backtrack(True, DEPTH, -99999999, 99999999)
-        except SearchTimeout:
-            pass
         if self.best is None:
             blank = [p for p in self.all_points if p not in self.ai and p not in self.human]
             self.order(blank)
