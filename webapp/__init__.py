@@ -1,2 +1,138 @@
 """The web app: Flask factory, blueprints, socket namespaces, game store, workers and CLI.
-It depends on ``engine``; the engine never imports it."""
+It depends on ``engine``; the engine never imports it.
+
+``create_app`` reads its configuration from the environment (``SECRET_KEY``,
+``DATABASE_URL``, ``GOMOKU_INSTANCE``, ``AI_WORKERS``, ``CORS_ORIGINS``) and an optional
+``test_config`` mapping, then wires the store, the AI runner, the game service, the
+``/game`` Socket.IO namespace and the page and API blueprints together; games whose AI
+was thinking when the server stopped resume at once. ``shutdown_app`` releases the
+worker processes and the database."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+from flask_socketio import SocketIO
+
+from webapp.ai import AiRunner, ProcessPoolAiRunner
+from webapp.games import GameService
+from webapp.presence import Presence
+from webapp.store import Store
+
+ROOT = Path(__file__).resolve().parent.parent
+MAX_BODY_BYTES = 64 * 1024
+
+
+@dataclass
+class Runtime:
+    """What one app instance owns: closed together by ``shutdown_app``."""
+
+    store: Store
+    runner: AiRunner
+    presence: Presence
+    service: GameService
+    socketio: SocketIO
+
+    def close(self) -> None:
+        self.service.close()
+        self.runner.shutdown()
+        self.store.close()
+
+
+def _secret_key(instance: Path) -> str:
+    from_env = os.environ.get("SECRET_KEY")
+    if from_env:
+        return from_env
+    path = instance / "secret_key"
+    if path.exists():
+        return path.read_text().strip()
+    key = secrets.token_hex(32)
+    path.write_text(key)
+    path.chmod(0o600)
+    return key
+
+
+def _cors_origins(value: str | None) -> Any:
+    if not value:
+        return None  # engine.io's default: the page's own origin only
+    if value.strip() == "*":
+        return "*"
+    return [origin.strip() for origin in value.split(",") if origin.strip()]
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    test_config = dict(test_config or {})
+    instance = test_config.pop("INSTANCE_PATH", None) or os.environ.get("GOMOKU_INSTANCE")
+    app = Flask(
+        __name__,
+        instance_path=str(Path(instance).resolve()) if instance else str(ROOT / "instance"),
+        instance_relative_config=True,
+        template_folder=str(ROOT / "templates"),
+        static_folder=str(ROOT / "static"),
+    )
+    instance_dir = Path(app.instance_path)
+    instance_dir.mkdir(parents=True, exist_ok=True)
+    app.config.from_mapping(
+        DATABASE_URL=os.environ.get("DATABASE_URL")
+        or f"sqlite:///{instance_dir / 'gomoku.sqlite3'}",
+        AI_WORKERS=int(os.environ.get("AI_WORKERS") or os.cpu_count() or 1),
+        AI_WARM_UP=True,
+        AI_RESUME=True,
+        AIVAI_MOVE_S=0.6,
+        HINT_TIME_S=0.5,
+        CORS_ORIGINS=os.environ.get("CORS_ORIGINS"),
+        MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
+        RATE_PER_S=20.0,
+        RATE_BURST=40.0,
+    )
+    app.config.update(test_config)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _secret_key(instance_dir)
+
+    from webapp import api, pages
+    from webapp.ratelimit import RateLimiter
+    from webapp.sockets import NAMESPACE, GameNamespace
+
+    store = Store(app.config["DATABASE_URL"])
+    runner = app.config.get("AI_RUNNER") or ProcessPoolAiRunner(
+        int(app.config["AI_WORKERS"]), warm_up=bool(app.config["AI_WARM_UP"])
+    )
+    presence = Presence()
+    service = GameService(
+        store,
+        runner,
+        presence,
+        aivai_move_s=float(app.config["AIVAI_MOVE_S"]),
+        hint_time_s=float(app.config["HINT_TIME_S"]),
+    )
+    socketio = SocketIO(
+        app,
+        async_mode="threading",
+        cors_allowed_origins=_cors_origins(app.config["CORS_ORIGINS"]),
+    )
+    limiter = RateLimiter(float(app.config["RATE_PER_S"]), float(app.config["RATE_BURST"]))
+    socketio.on_namespace(GameNamespace(NAMESPACE, service, presence, limiter))
+    service.set_emitter(
+        lambda event, payload, to: socketio.emit(event, payload, namespace=NAMESPACE, to=to)
+    )
+    app.extensions["gomoku"] = Runtime(store, runner, presence, service, socketio)
+    api.init_app(app)
+    pages.init_app(app)
+    if app.config["AI_RESUME"]:
+        service.resume()
+    return app
+
+
+def shutdown_app(app: Flask) -> None:
+    """Stop the AI workers, timers and database connections of ``app``."""
+    runtime = app.extensions.pop("gomoku", None)
+    if runtime is not None:
+        runtime.close()
+
+
+__all__ = ["create_app", "shutdown_app"]

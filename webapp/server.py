@@ -1,0 +1,31 @@
+"""``gomoku serve``: run the web app with Flask-SocketIO's threaded server.
+
+Parses ``--host`` and ``--port``, builds the app with ``create_app`` (configuration from
+the environment), and shuts the AI worker pool down when the server stops."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+from collections.abc import Sequence
+
+from webapp import create_app, shutdown_app
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="gomoku serve", description="Serve the Gomoku web app.")
+    parser.add_argument("--host", default="127.0.0.1", help="interface to listen on")
+    parser.add_argument("--port", type=int, default=5000, help="TCP port (default 5000)")
+    args = parser.parse_args(list(argv or []))
+    logging.basicConfig(
+        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    app = create_app()
+    socketio = app.extensions["socketio"]
+    try:
+        socketio.run(app, host=args.host, port=args.port, allow_unsafe_werkzeug=True)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        shutdown_app(app)
+    return 0

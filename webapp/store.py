@@ -1,0 +1,263 @@
+"""The game store: reads and writes games, moves and seats through SQLAlchemy.
+
+The game service (``games``) is its only caller. Records leave the store as plain
+dataclasses so no session outlives a call. Every change goes through ``update``, a
+compare-and-set on ``games.version``: of two writers that read the same version exactly
+one commits and the other gets ``StaleVersionError``, whatever the number of server
+processes. SQLite (the default, in the instance folder) and PostgreSQL both work."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import create_engine, delete, event, select, update
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Session, selectinload, sessionmaker
+
+from webapp.models import Base, Game, Move, Seat, utcnow
+
+
+class StaleVersionError(RuntimeError):
+    """The game changed since the caller read it; nothing was written."""
+
+
+class GameNotFoundError(LookupError):
+    """No game has this id."""
+
+
+@dataclass
+class MoveRecord:
+    ply: int
+    x: int
+    y: int
+    color: str
+    eval_score: int | None = None
+    depth: int | None = None
+    nodes: int | None = None
+    think_ms: int | None = None
+
+
+@dataclass
+class SeatRecord:
+    color: str
+    kind: str
+    token_hash: str | None = None
+    level: int | None = None
+    name: str = "Guest"
+
+
+@dataclass
+class GameRecord:
+    id: str
+    mode: str
+    size: int
+    rule: str
+    status: str
+    version: int = 0
+    settings: dict[str, Any] = field(default_factory=dict)
+    clock: dict[str, Any] | None = None
+    result: dict[str, Any] | None = None
+    takeback_by: str | None = None
+    rematch_id: str | None = None
+    rematch_of: str | None = None
+    moves: list[MoveRecord] = field(default_factory=list)
+    seats: dict[str, SeatRecord] = field(default_factory=dict)
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
+
+    @property
+    def points(self) -> list[tuple[int, int]]:
+        return [(m.x, m.y) for m in self.moves]
+
+
+# Columns of ``games`` that ``update`` may change.
+UPDATABLE = frozenset({"status", "settings", "clock", "result", "takeback_by", "rematch_id"})
+
+
+def _record(game: Game) -> GameRecord:
+    return GameRecord(
+        id=game.id,
+        mode=game.mode,
+        size=game.size,
+        rule=game.rule,
+        status=game.status,
+        version=game.version,
+        settings=dict(game.settings or {}),
+        clock=dict(game.clock) if game.clock else None,
+        result=dict(game.result) if game.result else None,
+        takeback_by=game.takeback_by,
+        rematch_id=game.rematch_id,
+        rematch_of=game.rematch_of,
+        moves=[
+            MoveRecord(m.ply, m.x, m.y, m.color, m.eval_score, m.depth, m.nodes, m.think_ms)
+            for m in game.moves
+        ],
+        seats={
+            s.color: SeatRecord(s.color, s.kind, s.token_hash, s.level, s.name) for s in game.seats
+        },
+        created_at=game.created_at,
+        updated_at=game.updated_at,
+    )
+
+
+def _move_row(game_id: str, move: MoveRecord) -> Move:
+    return Move(
+        game_id=game_id,
+        ply=move.ply,
+        x=move.x,
+        y=move.y,
+        color=move.color,
+        eval_score=move.eval_score,
+        depth=move.depth,
+        nodes=move.nodes,
+        think_ms=move.think_ms,
+    )
+
+
+def make_engine(url: str) -> Engine:
+    """An SQLAlchemy engine; SQLite gets WAL and a busy timeout so threads can share it."""
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
+
+        @event.listens_for(engine, "connect")
+        def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.close()
+
+        return engine
+    if url.startswith("postgresql://"):
+        url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
+    return create_engine(url, pool_pre_ping=True)
+
+
+class Store:
+    def __init__(self, url: str) -> None:
+        self.engine = make_engine(url)
+        Base.metadata.create_all(self.engine)
+        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def _session(self) -> Session:
+        return self._sessions()
+
+    # -- reading ------------------------------------------------------------------------
+
+    def load(self, game_id: str) -> GameRecord:
+        with self._session() as session:
+            game = session.get(
+                Game, game_id, options=[selectinload(Game.moves), selectinload(Game.seats)]
+            )
+            if game is None:
+                raise GameNotFoundError(f"no game {game_id!r}")
+            return _record(game)
+
+    def find(self, game_id: str) -> GameRecord | None:
+        try:
+            return self.load(game_id)
+        except GameNotFoundError:
+            return None
+
+    def list_games(self, *, status: str | None = None, limit: int = 20) -> list[GameRecord]:
+        query = (
+            select(Game)
+            .options(selectinload(Game.moves), selectinload(Game.seats))
+            .order_by(Game.created_at.desc())
+            .limit(limit)
+        )
+        if status is not None:
+            query = query.where(Game.status == status)
+        with self._session() as session:
+            return [_record(g) for g in session.scalars(query)]
+
+    def active_game_ids(self) -> list[str]:
+        with self._session() as session:
+            return list(session.scalars(select(Game.id).where(Game.status == "active")))
+
+    # -- writing ------------------------------------------------------------------------
+
+    def create(self, record: GameRecord) -> GameRecord:
+        now = utcnow()
+        with self._session() as session, session.begin():
+            game = Game(
+                id=record.id,
+                mode=record.mode,
+                size=record.size,
+                rule=record.rule,
+                status=record.status,
+                version=record.version,
+                created_at=now,
+                updated_at=now,
+                settings=record.settings,
+                clock=record.clock,
+                result=record.result,
+                takeback_by=record.takeback_by,
+                rematch_id=record.rematch_id,
+                rematch_of=record.rematch_of,
+            )
+            session.add(game)
+            session.flush()
+            session.add_all(_move_row(record.id, m) for m in record.moves)
+            session.add_all(
+                Seat(
+                    game_id=record.id,
+                    color=s.color,
+                    kind=s.kind,
+                    token_hash=s.token_hash,
+                    level=s.level,
+                    name=s.name,
+                )
+                for s in record.seats.values()
+            )
+        return self.load(record.id)
+
+    def update(
+        self,
+        game_id: str,
+        expected_version: int,
+        *,
+        changes: dict[str, Any] | None = None,
+        truncate_to: int | None = None,
+        add_moves: Iterable[MoveRecord] = (),
+        seat_tokens: dict[str, str] | None = None,
+    ) -> int:
+        """Apply a change if the game is still at ``expected_version``; return the new
+        version. ``truncate_to`` keeps only the first that many moves (undo);
+        ``seat_tokens`` binds free seats to token hashes. Raise ``StaleVersionError``
+        (and write nothing) if another writer got there first."""
+        changes = dict(changes or {})
+        unknown = set(changes) - UPDATABLE
+        if unknown:
+            raise ValueError(f"cannot update game columns {sorted(unknown)}")
+        with self._session() as session, session.begin():
+            outcome = session.execute(
+                update(Game)
+                .where(Game.id == game_id, Game.version == expected_version)
+                .values(version=Game.version + 1, updated_at=utcnow(), **changes)
+            )
+            if outcome.rowcount != 1:  # type: ignore[attr-defined]
+                if session.get(Game, game_id) is None:
+                    raise GameNotFoundError(f"no game {game_id!r}")
+                raise StaleVersionError(f"game {game_id} changed since version {expected_version}")
+            if truncate_to is not None:
+                session.execute(delete(Move).where(Move.game_id == game_id, Move.ply > truncate_to))
+            session.add_all(_move_row(game_id, m) for m in add_moves)
+            for color, token_hash in (seat_tokens or {}).items():
+                claimed = session.execute(
+                    update(Seat)
+                    .where(
+                        Seat.game_id == game_id,
+                        Seat.color == color,
+                        Seat.token_hash.is_(None),
+                    )
+                    .values(token_hash=token_hash)
+                )
+                if claimed.rowcount != 1:  # type: ignore[attr-defined]
+                    raise StaleVersionError(f"the {color} seat of {game_id} is taken")
+        return expected_version + 1
