@@ -11,8 +11,10 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
+import numba
 from numba import njit
 
+from engine import core
 from engine.core import (
     C_BLOCK4,
     C_BLOCK4_FLEX3,
@@ -96,6 +98,28 @@ def new_heuristics(cells: int) -> Heuristics:
     )
 
 
+def _numba_types() -> tuple[object, object, object, object]:
+    """Numba types of the state, tables, table and heuristics, for explicit signatures:
+    recursive compiled functions are only safe to cache with one."""
+    state = core.new_state(7, False)
+    tables = Tables(
+        np.zeros((2, 1), dtype=np.uint8),
+        np.zeros(1, dtype=np.int32),
+        np.zeros(1, dtype=np.int8),
+        np.zeros((3, 1), dtype=np.int64),
+    )
+    return (
+        numba.typeof(state),
+        numba.typeof(tables),
+        numba.typeof(new_tt(1)),
+        numba.typeof(new_heuristics(1)),
+    )
+
+
+STATE_T, TABLES_T, TT_T, HEURISTICS_T = _numba_types()
+I64 = numba.int64
+
+
 # -- renju ---------------------------------------------------------------------------------
 
 
@@ -121,7 +145,7 @@ def _run_start(cells: np.ndarray, i: int, step: int) -> int:
     return j
 
 
-@njit(cache=True)
+@njit(numba.boolean(numba.int8[::1], numba.int64[::1], I64), cache=True)
 def is_forbidden(cells: np.ndarray, dirs: np.ndarray, i: int) -> bool:
     """Renju: whether black may not play empty cell ``i`` (overline, double four or
     double three, unless it makes exactly five). ``cells`` is restored on return."""
@@ -399,7 +423,7 @@ def _five_point_after_four(st: State, tb: Tables, side: int, i: int) -> int:
     return -1
 
 
-@njit(cache=True)
+@njit(I64(STATE_T, TABLES_T, HEURISTICS_T, I64, I64), cache=True)
 def vcf(st: State, tb: Tables, hs: Heuristics, ply: int, budget: int) -> int:
     """Victory by continuous fours for the side to move: plies to the win, or 0.
 
@@ -513,7 +537,7 @@ def _check_stop(st: State) -> bool:
     return False
 
 
-@njit(cache=True, nogil=True)
+@njit(I64(STATE_T, TABLES_T, TT_T, HEURISTICS_T, I64, I64, I64, I64), cache=True, nogil=True)
 def pvs(
     st: State,
     tb: Tables,

@@ -25,7 +25,7 @@ import os
 from pathlib import Path
 
 import numpy as np
-from numba import njit
+from numba import boolean, int8, int64, njit
 
 DEAD, B1, F1, B2, F2, B3, F3, B4, F4, F5, OL = range(11)
 PATTERN_NAMES = ("DEAD", "B1", "F1", "B2", "F2", "B3", "F3", "B4", "F4", "F5", "OL")
@@ -79,7 +79,8 @@ def _five_points(line: np.ndarray, pos: int, exact: bool) -> int:
     return count
 
 
-@njit(cache=True)
+# Recursive compiled functions need an explicit signature to be cached safely.
+@njit(int64(int8[:], int64, boolean, int64, int64), cache=True)
 def _best_after(line: np.ndarray, pos: int, exact: bool, moves: int, start: int) -> int:
     """The most five points through ``pos`` reachable by adding ``moves`` more own stones
     (chosen as a set, so candidates are taken in increasing position from ``start``)."""

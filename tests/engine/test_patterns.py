@@ -1,0 +1,186 @@
+"""Shapes from the lookup tables and from the incremental core agree with the literal
+definitions applied to whole lines."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from numba import njit
+
+from engine import Board, Rule, core
+from engine.patterns import (
+    B3,
+    B4,
+    DEAD,
+    F1,
+    F2,
+    F3,
+    F4,
+    F5,
+    HALF,
+    OL,
+    OWN,
+    PATTERN_NAMES,
+    WALL,
+    build_table,
+    classify,
+    key_slot,
+    swap_colours,
+)
+
+
+def shape_of(text: str, exact: bool = False) -> str:
+    """Shape at ``_`` for X in a line written like ``.XX_X.`` (``O`` opponent, ``|`` wall)."""
+    codes = {".": 0, "_": 0, "X": 1, "O": 2, "|": 3}
+    line = np.array([codes[c] for c in text], dtype=np.int8)
+    return PATTERN_NAMES[classify(line, text.index("_"), exact)]
+
+
+@pytest.mark.parametrize(
+    ("line", "free", "exact"),
+    [
+        ("XX_XX", "F5", "F5"),
+        ("XXX_XX", "F5", "OL"),
+        ("O_XXXXO", "F5", "F5"),
+        (".XX_X.", "F4", "F4"),
+        ("X.X_X.X", "F4", "F4"),  # two fours in one line: two points make five
+        ("OXXX_.", "B4", "B4"),
+        ("X.XX_.XX", "F4", "B4"),  # the right five would be a six under exact rules
+        ("..X_X..", "F3", "F3"),
+        (".X_.X.", "F3", "F3"),
+        ("|.X_X.|", "B3", "B3"),  # only five cells: never an open four
+        ("OX_X...", "B3", "B3"),
+        ("..X_..", "F2", "F2"),
+        ("O.X_..O", "B2", "B2"),
+        ("..._...", "F1", "F1"),
+        ("O.._.O", "DEAD", "DEAD"),
+    ],
+)
+def test_named_shapes(line: str, free: str, exact: str) -> None:
+    assert shape_of(line) == free
+    assert shape_of(line, exact=True) == exact
+
+
+@njit(cache=True)
+def _window_key(line: np.ndarray, pos: int) -> int:
+    key = 0
+    for offset in range(-HALF, HALF + 1):
+        if offset == 0:
+            continue
+        q = pos + offset
+        cell = WALL if q < 0 or q >= line.shape[0] else line[q]
+        key |= cell << (2 * key_slot(offset))
+    return key
+
+
+@njit(cache=True)
+def _count_mismatches(length: int, table: np.ndarray, exact: bool) -> int:
+    """Every line of ``length`` cells over empty/own/opponent: table vs. definitions."""
+    line = np.zeros(length, dtype=np.int8)
+    mismatches = 0
+    for code in range(3**length):
+        rest = code
+        for k in range(length):
+            line[k] = rest % 3
+            rest //= 3
+        for pos in range(length):
+            if line[pos] != 0:
+                continue
+            if table[_window_key(line, pos)] != classify(line, pos, exact):
+                mismatches += 1
+    return mismatches
+
+
+@pytest.mark.parametrize("exact", [False, True])
+def test_table_matches_definitions_on_every_short_line(exact: bool) -> None:
+    table = build_table(exact)
+    for length in range(1, 12):
+        assert _count_mismatches(length, table, exact) == 0, f"length {length}"
+
+
+def test_swapped_table_reads_the_other_side() -> None:
+    table = build_table(False)
+    swapped = swap_colours(table)
+    rng = np.random.default_rng(7)
+    for _ in range(2000):
+        line = rng.integers(0, 3, size=15).astype(np.int8)
+        pos = int(rng.integers(0, 15))
+        line[pos] = 0
+        mirrored = np.where(line == 1, 2, np.where(line == 2, 1, line)).astype(np.int8)
+        assert swapped[_window_key(line, pos)] == classify(mirrored, pos, False)
+
+
+def _lines_through(board_cells: np.ndarray, x: int, y: int, dx: int, dy: int):
+    size = board_cells.shape[0]
+    while 0 <= x - dx < size and 0 <= y - dy < size:
+        x, y = x - dx, y - dy
+    cells, index = [], []
+    while 0 <= x < size and 0 <= y < size:
+        cells.append(int(board_cells[y, x]))
+        index.append((x, y))
+        x, y = x + dx, y + dy
+    return np.array(cells, dtype=np.int8), index
+
+
+@pytest.mark.parametrize("rule", ["freestyle", "standard", "renju"])
+def test_incremental_shapes_match_whole_lines_in_random_games(rule: str) -> None:
+    rng = np.random.default_rng(11)
+    size = 15
+    tables = core.rule_tables(rule, size)
+    exact_for = {1: Rule(rule).exact_five(True), 2: Rule(rule).exact_five(False)}
+    directions = [(1, 0), (0, 1), (1, 1), (-1, 1)]
+    for _game in range(6):
+        state = core.new_state(size, rule == "renju")
+        core.init_walls(state, tables)
+        grid = np.zeros((size, size), dtype=np.int8)
+        points = [(x, y) for y in range(size) for x in range(size)]
+        order = rng.permutation(len(points))[:120]
+        for ply, k in enumerate(order):
+            x, y = points[k]
+            color = 1 + ply % 2
+            core.place(state, tables, core.point_index(state, x, y), color)
+            grid[y, x] = color
+            if ply % 20 == 19:
+                # Undo a few moves and replay them: removal must restore shapes exactly.
+                core.remove(state, tables)
+                grid[y, x] = 0
+                core.place(state, tables, core.point_index(state, x, y), color)
+                grid[y, x] = color
+                for ex, ey in points:
+                    if grid[ey, ex]:
+                        continue
+                    i = core.point_index(state, ex, ey)
+                    for d, (dx, dy) in enumerate(directions):
+                        line, index = _lines_through(grid, ex, ey, dx, dy)
+                        pos = index.index((ex, ey))
+                        for side in (1, 2):
+                            view = line.copy()
+                            if side == 2:
+                                view = np.where(line == 1, 2, np.where(line == 2, 1, line))
+                            expected = classify(view.astype(np.int8), pos, exact_for[side])
+                            assert state.shape[side - 1, d, i] == expected
+
+
+def test_shape_order_is_by_strength() -> None:
+    assert DEAD < F1 < F2 < B3 < F3 < B4 < F4 < F5 and OL > F5
+    assert OWN == 1
+    assert {name for name in PATTERN_NAMES} >= {"B4", "F3", "B3"}
+    assert B3 < F3
+
+
+def test_board_and_core_agree_on_five() -> None:
+    board = Board(15)
+    for move in [(0, 0), (0, 1), (1, 0), (1, 1), (2, 0), (2, 1), (3, 0), (3, 1)]:
+        board.push(move)
+    tables = core.rule_tables("freestyle", 15)
+    state = core.new_state(15, False)
+    core.init_walls(state, tables)
+    for x, y in board.moves:
+        core.place(state, tables, core.point_index(state, x, y), board.cell(x, y))
+    assert state.klass[0, core.point_index(state, 4, 0)] == core.C_FIVE
+    assert state.shape[0, 0, core.point_index(state, 4, 0)] == F5
+    assert state.shape[1, 0, core.point_index(state, 4, 1)] == F5
+    assert state.shape[0, 0, core.point_index(state, 5, 0)] != F5
+    assert B4 != F4
