@@ -37,10 +37,12 @@ class Runtime:
     presence: Presence
     service: GameService
     socketio: SocketIO
+    owns_runner: bool = True
 
     def close(self) -> None:
         self.service.close()
-        self.runner.shutdown()
+        if self.owns_runner:
+            self.runner.shutdown()
         self.store.close()
 
 
@@ -99,7 +101,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from webapp.sockets import NAMESPACE, GameNamespace
 
     store = Store(app.config["DATABASE_URL"])
-    runner = app.config.get("AI_RUNNER") or ProcessPoolAiRunner(
+    # Tests share one runner between apps to spare the worker start-up.
+    shared_runner = app.config.get("AI_RUNNER")
+    runner = shared_runner or ProcessPoolAiRunner(
         int(app.config["AI_WORKERS"]), warm_up=bool(app.config["AI_WARM_UP"])
     )
     presence = Presence()
@@ -120,7 +124,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     service.set_emitter(
         lambda event, payload, to: socketio.emit(event, payload, namespace=NAMESPACE, to=to)
     )
-    app.extensions["gomoku"] = Runtime(store, runner, presence, service, socketio)
+    app.extensions["gomoku"] = Runtime(
+        store, runner, presence, service, socketio, owns_runner=shared_runner is None
+    )
     api.init_app(app)
     pages.init_app(app)
     if app.config["AI_RESUME"]:

@@ -436,9 +436,10 @@ class GameService:
         except StaleVersionError:
             raise StaleStateError("the game changed; your move was not played") from None
         record = self.load(record.id)
+        # Start the AI before broadcasting so the state already says it is thinking.
+        self._schedule_ai(record)
         self.broadcast(record)
         self._arm_flag_timer(record)
-        self._schedule_ai(record)
         return record
 
     def _finish(self, record: GameRecord, result: dict[str, Any]) -> GameRecord:
@@ -487,8 +488,8 @@ class GameService:
                 truncate_to=len(moves) - count,
             )
             record = self.load(game_id)
-            self.broadcast(record)
             self._schedule_ai(record)
+            self.broadcast(record)
             return record
 
     def request_takeback(self, game_id: str, color: str | None) -> GameRecord:

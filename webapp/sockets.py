@@ -45,7 +45,7 @@ class GameNamespace(Namespace):
         return str(request.sid)  # type: ignore[attr-defined]
 
     def _error(self, code: str, message: str) -> None:
-        self.emit("error", {"code": code, "message": message}, to=self.sid)
+        self.emit("error", {"code": code, "message": message}, room=self.sid)
 
     def _seat(self, game_id: str) -> str | None:
         return self.service.resolve_seat(game_id, request.cookies)
