@@ -1,0 +1,402 @@
+"""A Monte Carlo tree search player with the same API as the negamax ``Searcher``.
+
+``MctsSearcher.search(board, limit)`` copies the board into the compiled arrays of
+``engine.mcts_core``, settles the obvious first (a win in one, a forced block, a win by
+continuous fours), then grows a UCT tree whose leaves are scored by heavy playouts that
+know fives, fours and open threes. It reports through ``on_iteration`` like the negamax
+searcher, keeps the subtree of the position that follows between calls, and never
+prints. ``SearchResult.nodes`` counts playouts, ``depth`` is the deepest tree line and
+``score`` maps the win rate to ``round((rate - 0.5) * 2000)`` or a mate score when proven."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from engine import mcts_core as core
+from engine.board import Board
+from engine.color import Color
+from engine.errors import GameOverError
+from engine.limit import Limit
+from engine.points import Point
+from engine.result import MATE, IterationInfo, SearchResult
+from engine.rules import Rule
+
+NODE_BYTES = 33  # the per-node arrays of the tree pool, summed
+VCF_MAX_DEPTH = 12
+VCF_NODES_PER_DEPTH = 4000
+REUSE_MAX_PLIES = 8
+
+_tables_lock = threading.Lock()
+_tables: npt.NDArray[np.int8] | None = None
+
+
+def pattern_tables() -> npt.NDArray[np.int8]:
+    """The two line-class tables (five-or-more, exactly five), built once per process."""
+    global _tables
+    with _tables_lock:
+        if _tables is None:
+            _tables = np.stack([core.build_table(False), core.build_table(True)])
+        return _tables
+
+
+@dataclass
+class _Position:
+    """A board copied into the core's arrays."""
+
+    size: int
+    grid: npt.NDArray[np.int8]
+    pat: npt.NDArray[np.int8]
+    cand: npt.NDArray[np.int32]
+    candpos: npt.NDArray[np.int32]
+    ncand: npt.NDArray[np.int64]
+    exact: npt.NDArray[np.int8]
+    dirs: npt.NDArray[np.int64]
+    renju: bool
+
+    @classmethod
+    def from_board(cls, board: Board) -> _Position:
+        size = board.size
+        w = core.stride(size)
+        grid = np.full(w * w, core.WALL, dtype=np.int8)
+        for y in range(size):
+            for x in range(size):
+                grid[core.cell_of(x, y, size)] = board.cell(x, y)
+        dirs = np.array([1, w, w + 1, w - 1], dtype=np.int64)
+        exact = np.array(
+            [board.rule.exact_five(True), board.rule.exact_five(False)], dtype=np.int8
+        )
+        pat = np.zeros((2, w * w, 4), dtype=np.int8)
+        core.init_patterns(grid, pat, pattern_tables(), exact, dirs)
+        cand = np.zeros(w * w, dtype=np.int32)
+        candpos = np.full(w * w, -1, dtype=np.int32)
+        ncand = np.zeros(1, dtype=np.int64)
+        for x, y in board.moves:
+            core.add_candidates(grid, cand, candpos, ncand, core.cell_of(x, y, size), w)
+        return cls(size, grid, pat, cand, candpos, ncand, exact, dirs, board.rule is Rule.RENJU)
+
+    def cell(self, point: Point) -> int:
+        return core.cell_of(point[0], point[1], self.size)
+
+    def point(self, cell: int) -> Point:
+        return core.point_of(int(cell), self.size)
+
+    def five_points(self, colour: Color) -> list[int]:
+        """Empty cells where ``colour`` makes a winning five."""
+        cells = np.flatnonzero(
+            (self.grid == 0) & (self.pat[int(colour) - 1] == core.FIVE).any(axis=1)
+        )
+        return [int(c) for c in cells]
+
+
+class _Tree:
+    """The node pool: parallel arrays, root at index 0, children in contiguous blocks."""
+
+    FIELDS = (
+        ("move", np.int32),
+        ("first", np.int32),
+        ("nchild", np.int32),
+        ("visits", np.int32),
+        ("wins", np.float64),
+        ("prior", np.float32),
+        ("proven", np.int8),
+        ("pdist", np.int16),
+        ("complete", np.int8),
+        ("expanded", np.int8),
+    )
+
+    def __init__(self, capacity: int) -> None:
+        self.capacity = capacity
+        # np.zeros maps pages lazily, so an unused pool costs little.
+        self.arrays = [np.zeros(capacity, dtype=dtype) for _, dtype in self.FIELDS]
+        self.used = 1
+        self.arrays[0][0] = -1
+
+    def field(self, name: str) -> npt.NDArray[np.generic]:
+        for (fname, _), array in zip(self.FIELDS, self.arrays, strict=True):
+            if fname == name:
+                return array
+        raise KeyError(name)
+
+    def children(self, node: int) -> range:
+        first = int(self.arrays[1][node])
+        return range(first, first + int(self.arrays[2][node]))
+
+    def child_with_move(self, node: int, cell: int) -> int | None:
+        if not self.arrays[9][node]:
+            return None
+        for child in self.children(node):
+            if int(self.arrays[0][child]) == cell:
+                return child
+        return None
+
+    def rerooted(self, node: int) -> _Tree:
+        other = _Tree(self.capacity)
+        other.used = int(core.compact(node, *self.arrays, *other.arrays))
+        return other
+
+
+class MctsSearcher:
+    """UCT over heavy pattern playouts, with progressive widening, prior bias from the
+    pattern scores and proven wins and losses carried up the tree.
+
+    ``exploration`` is the UCT constant; ``prior_weight`` how long pattern knowledge
+    steers a child before its own results take over. With ``seed`` and a ``nodes`` limit
+    a search is repeatable."""
+
+    def __init__(
+        self,
+        *,
+        exploration: float = 0.5,
+        prior_weight: float = 1.0,
+        tree_mb: int = 64,
+        max_children: int = 32,
+        seed: int | None = None,
+        on_iteration: Callable[[IterationInfo], None] | None = None,
+        report_interval: float = 0.1,
+    ) -> None:
+        if exploration < 0 or prior_weight < 0:
+            raise ValueError("exploration and prior_weight must not be negative")
+        if tree_mb < 1:
+            raise ValueError("tree_mb must be at least 1")
+        if max_children < 1:
+            raise ValueError("max_children must be at least 1")
+        self.exploration = exploration
+        self.prior_weight = prior_weight
+        self.tree_mb = tree_mb
+        self.max_children = max_children
+        self.seed = seed
+        self.on_iteration = on_iteration
+        self.report_interval = report_interval
+        self._rng = random.Random(seed)
+        self._stop = threading.Event()
+        self._tree: _Tree | None = None
+        self._tree_moves: list[Point] = []
+        self._tree_game: tuple[int, Rule] | None = None
+        self.reused_visits = 0
+
+    # -- control ------------------------------------------------------------------------
+
+    def stop(self) -> None:
+        """Ask a running search to return as soon as possible with its best move so far."""
+        self._stop.set()
+
+    def clear(self) -> None:
+        """Forget the tree kept from earlier searches (a new game)."""
+        self._tree = None
+        self._tree_moves = []
+        self._tree_game = None
+        self.reused_visits = 0
+
+    # -- searching ----------------------------------------------------------------------
+
+    def search(self, board: Board, limit: Limit) -> SearchResult:
+        if board.is_game_over():
+            raise GameOverError("the game is over: there is nothing to search")
+        self._stop.clear()
+        start = time.perf_counter()
+        me = board.turn
+        if board.is_empty():
+            centre = (board.size // 2, board.size // 2)
+            return self._finish(SearchResult(centre, 0, 0, 0, [centre]), start)
+        position = _Position.from_board(board)
+        quick = self._tactics(board, position, me)
+        if quick is not None:
+            return self._finish(quick, start)
+        tree = self._tree_for(board)
+        core.seed_random(self._search_seed(board))
+        return self._grow(board, position, tree, limit, start)
+
+    def _finish(self, result: SearchResult, start: float) -> SearchResult:
+        elapsed = time.perf_counter() - start
+        result = SearchResult(
+            result.move, result.score, result.depth, result.nodes, result.pv, elapsed,
+            int(result.nodes / elapsed) if elapsed > 0 else 0,
+        )
+        if self.on_iteration:
+            self.on_iteration(
+                IterationInfo(
+                    result.depth, result.score, result.move, result.pv, result.nodes,
+                    result.nps, elapsed,
+                )
+            )
+        return result
+
+    def _search_seed(self, board: Board) -> int:
+        if self.seed is None:
+            return self._rng.getrandbits(31)
+        # Depends on the position only, so the same position gives the same search.
+        return (self.seed * 1_000_003 + board.move_count * 7919) % (2**31)
+
+    def _tactics(self, board: Board, position: _Position, me: Color) -> SearchResult | None:
+        """Moves that need no tree: a five, the only block of a five, a VCF."""
+        wins = position.five_points(me)
+        if wins:
+            move = position.point(wins[0])
+            return SearchResult(move, MATE - 1, 1, 0, [move])
+        blocks = position.five_points(me.other)
+        if blocks:
+            legal = set(board.legal_moves())
+            playable = [position.point(c) for c in blocks if position.point(c) in legal]
+            if len(blocks) == 1 and playable:
+                move = playable[0]
+                return SearchResult(move, 0, 1, 0, [move])
+            # Two fives to stop (or a forbidden block): the game is lost whatever we play.
+            move = playable[0] if playable else next(iter(sorted(legal)))
+            return SearchResult(move, -(MATE - 2), 2, 0, [move])
+        tables = pattern_tables()
+        for depth in range(1, VCF_MAX_DEPTH + 1):
+            cell = core.find_vcf(
+                position.grid, position.pat, tables, position.exact, position.dirs,
+                int(me), position.renju, position.size, depth, VCF_NODES_PER_DEPTH,
+            )
+            if cell >= 0:
+                move = position.point(cell)
+                return SearchResult(move, MATE - (2 * depth + 1), 2 * depth + 1, 0, [move])
+        return None
+
+    def _tree_for(self, board: Board) -> _Tree:
+        """The kept subtree if ``board`` follows on from the last search, else a new one."""
+        game = (board.size, board.rule)
+        moves = board.moves
+        tree = self._tree
+        self.reused_visits = 0
+        if (
+            tree is not None
+            and self._tree_game == game
+            and moves[: len(self._tree_moves)] == self._tree_moves
+            and len(moves) - len(self._tree_moves) <= REUSE_MAX_PLIES
+        ):
+            node: int | None = 0
+            for move in moves[len(self._tree_moves) :]:
+                assert node is not None
+                node = tree.child_with_move(node, core.cell_of(move[0], move[1], board.size))
+                if node is None:
+                    break
+            if node is not None:
+                if node != 0:
+                    tree = tree.rerooted(node)
+                self.reused_visits = int(tree.arrays[3][0])
+                self._tree, self._tree_moves = tree, moves
+                return tree
+        capacity = max(1024, self.tree_mb * 1024 * 1024 // NODE_BYTES)
+        tree = _Tree(capacity)
+        self._tree, self._tree_moves, self._tree_game = tree, moves, game
+        return tree
+
+    def _grow(
+        self, board: Board, position: _Position, tree: _Tree, limit: Limit, start: float
+    ) -> SearchResult:
+        meta = np.zeros(core.META_LEN, dtype=np.int64)
+        meta[core.META_USED] = tree.used
+        meta[core.META_CAPACITY] = tree.capacity
+        meta[core.META_ROOT_SIDE] = int(board.turn)
+        meta[core.META_SIZE] = board.size
+        meta[core.META_RENJU] = 1 if position.renju else 0
+        meta[core.META_MAX_CHILDREN] = self.max_children
+        tables = pattern_tables()
+        proven = tree.arrays[6]
+        playouts = 0
+        chunk = 8
+        last_report = start
+        while True:
+            if limit.nodes is not None:
+                chunk = min(chunk, limit.nodes - playouts)
+            chunk_start = time.perf_counter()
+            asked = chunk
+            done = core.run_iterations(
+                asked, self.exploration, self.prior_weight, position.grid, position.pat,
+                position.cand, position.candpos, position.ncand, tables, position.exact,
+                position.dirs, meta, *tree.arrays,
+            )
+            now = time.perf_counter()
+            playouts += done
+            tree.used = int(meta[core.META_USED])
+            elapsed = now - start
+            took = now - chunk_start
+            # Aim at chunks of about 20 ms so time limits and stop() are honoured closely.
+            if took < 0.01:
+                chunk = min(chunk * 2, 1 << 16)
+            elif took > 0.04 and chunk > 1:
+                chunk //= 2
+            finished = (
+                proven[0] != 0
+                or done < asked
+                or self._stop.is_set()
+                or (limit.nodes is not None and playouts >= limit.nodes)
+                or (limit.depth is not None and meta[core.META_MAX_DEPTH] >= limit.depth)
+                or (limit.time is not None and elapsed + took >= limit.time)
+            )
+            if finished or (self.on_iteration and now - last_report >= self.report_interval):
+                result = self._result(board, tree, meta, playouts, elapsed)
+                if finished:
+                    return self._finish(result, start)
+                last_report = now
+                if self.on_iteration:
+                    self.on_iteration(
+                        IterationInfo(
+                            result.depth, result.score, result.move, result.pv,
+                            result.nodes, result.nps, elapsed,
+                        )
+                    )
+
+    def _ranked_children(self, tree: _Tree, node: int) -> list[int]:
+        """Children best first: proven wins (shortest), then by visits, proven losses last."""
+        visits, proven, pdist = tree.arrays[3], tree.arrays[6], tree.arrays[7]
+
+        def key(child: int) -> tuple[int, int, int]:
+            if proven[child] == core.PROVEN_WIN:
+                return (0, int(pdist[child]), 0)
+            if proven[child] == core.PROVEN_LOSS:
+                return (2, -int(pdist[child]), -int(visits[child]))
+            return (1, -int(visits[child]), 0)
+
+        return sorted(tree.children(node), key=key)
+
+    def _result(
+        self, board: Board, tree: _Tree, meta: npt.NDArray[np.int64], playouts: int,
+        elapsed: float,
+    ) -> SearchResult:
+        size = board.size
+        ranked = self._ranked_children(tree, 0)
+        legal = set(board.legal_moves()) if board.rule is Rule.RENJU else None
+        best: int | None = None
+        for child in ranked:
+            point = core.point_of(int(tree.arrays[0][child]), size)
+            if legal is None or point in legal:
+                best = child
+                break
+        if best is None:
+            move = sorted(board.legal_moves())[0]
+            return SearchResult(move, 0, 0, playouts, [move], elapsed, 0)
+        score = self._score(tree, best)
+        pv = [core.point_of(int(tree.arrays[0][best]), size)]
+        node = best
+        while tree.arrays[9][node] and tree.arrays[2][node] > 0 and len(pv) < 40:
+            node = self._ranked_children(tree, node)[0]
+            if tree.arrays[3][node] == 0 and tree.arrays[6][node] == 0:
+                break
+            pv.append(core.point_of(int(tree.arrays[0][node]), size))
+        nps = int(playouts / elapsed) if elapsed > 0 else 0
+        depth = int(meta[core.META_MAX_DEPTH])
+        return SearchResult(pv[0], score, depth, playouts, pv, elapsed, nps)
+
+    @staticmethod
+    def _score(tree: _Tree, child: int) -> int:
+        proven = int(tree.arrays[6][child])
+        plies = int(tree.arrays[7][child]) + 1
+        if proven == core.PROVEN_WIN:
+            return MATE - plies
+        if proven == core.PROVEN_LOSS:
+            return -(MATE - plies)
+        visits = int(tree.arrays[3][child])
+        if visits == 0:
+            return 0
+        rate = float(tree.arrays[4][child]) / visits
+        return round((rate - 0.5) * 2000)
