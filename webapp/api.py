@@ -76,10 +76,10 @@ def engine_move() -> Response:
     return jsonify(service().engine_move(parse_engine_move(_json_body())))
 
 
+@bp.errorhandler(GameActionError)
 def _error_response(error: GameActionError) -> tuple[Response, int]:
     return jsonify({"error": error.message}), error.http_status
 
 
 def init_app(app: Flask) -> None:
-    bp.register_error_handler(GameActionError, _error_response)
     app.register_blueprint(bp)
