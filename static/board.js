@@ -56,6 +56,7 @@
       };
       this.hover = null;
       this.cursor = null;
+      this.keyboardMode = false; // the cursor shows only for keyboard users
       this.touchPreview = null;
       this.geometry = { cell: 0, origin: 0, cssSize: 0 };
       this.pending = false;
@@ -148,6 +149,13 @@
         this.hover = null;
         this.schedule();
       });
+      canvas.addEventListener("pointerdown", () => {
+        this.keyboardMode = false;
+        this.pointerDown = true;
+      });
+      window.addEventListener("pointerup", () => {
+        this.pointerDown = false;
+      });
       canvas.addEventListener("pointerup", (event) => {
         if (event.button !== undefined && event.button > 0) return;
         const point = this.pointAt(event.clientX, event.clientY);
@@ -167,16 +175,19 @@
       });
       canvas.addEventListener("keydown", (event) => this.handleKey(event));
       canvas.addEventListener("focus", () => {
+        if (!this.pointerDown) this.keyboardMode = true;
         if (!this.cursor) {
           const mid = Math.floor(this.view.size / 2);
           this.cursor = this.view.lastMove ? this.view.lastMove.slice() : [mid, mid];
         }
+        this.announce();
         this.schedule();
       });
       canvas.addEventListener("blur", () => this.schedule());
     }
 
     handleKey(event) {
+      if (event.key !== "Tab") this.keyboardMode = true;
       const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
       const size = this.view.size;
       if (!this.cursor) this.cursor = [Math.floor(size / 2), Math.floor(size / 2)];
@@ -466,7 +477,7 @@
     }
 
     drawCursor(ctx) {
-      if (document.activeElement !== this.canvas || !this.cursor) return;
+      if (!this.keyboardMode || document.activeElement !== this.canvas || !this.cursor) return;
       const [px, py] = this.toPixel(this.cursor[0], this.cursor[1]);
       const h = this.geometry.cell * 0.5;
       const l = h * 0.45;

@@ -1,0 +1,40 @@
+"""A spectator watches an AI-vs-AI game: moves arrive on their own and the engine panel
+shows depth, speed and the principal variation while the evaluation graph fills."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+pytestmark = pytest.mark.e2e
+
+
+def test_ai_vs_ai_streams_moves_and_thinking(page: Page, live_server, ui) -> None:
+    page.goto(live_server.url + "/#watch")
+    form = page.locator("#form-aivai")
+    form.locator("select[name=black_level]").select_option("1")
+    form.locator("select[name=white_level]").select_option("2")
+    form.get_by_role("button", name="Start match").click()
+    page.wait_for_url(re.compile(r"/g/[\w-]+$"))
+    expect(page.locator("#game")).to_have_attribute("data-you", "")
+    expect(page.locator("#move-form")).to_be_hidden()
+
+    ui.wait_for_moves(page, 6)
+    for color in ("black", "white"):
+        side = page.locator(f"#thinking-{color}")
+        expect(side).to_be_visible()
+        expect(side.locator(".t-depth")).to_have_text(re.compile(r"^\d+$"))
+        expect(side.locator(".t-nps")).to_have_text(re.compile(r"/s$"))
+        expect(side.locator(".t-pv")).to_have_text(re.compile(r"^[a-o]\d+"))
+    points = int(page.locator("#eval-graph").get_attribute("data-points") or 0)
+    assert points >= 3
+    ui.screenshot(page, "spectator-aivai")
+
+    # The home page lists the game among those in progress, with a Watch link.
+    other = page.context.new_page()
+    other.goto(live_server.url + "/")
+    game_id = page.locator("#game").get_attribute("data-game-id")
+    expect(other.locator(f'.live-game[data-game-id="{game_id}"]')).to_be_visible()
+    other.close()

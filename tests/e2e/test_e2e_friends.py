@@ -1,0 +1,72 @@
+"""Two people play each other from a shared link while a third person watches every
+move; a reload in the middle of the game restores the moves and the seat."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+pytestmark = pytest.mark.e2e
+
+BLACK_MOVES = [(7, 7), (8, 7), (9, 7), (10, 7), (11, 7)]
+WHITE_MOVES = [(7, 9), (8, 9), (9, 9), (10, 9)]
+
+
+def expect_moves(page: Page, count: int) -> None:
+    expect(page.locator("#game")).to_have_attribute("data-move-count", str(count))
+
+
+def test_friends_play_from_a_link_with_a_spectator(browser: Browser, live_server, ui) -> None:
+    contexts = [browser.new_context(viewport={"width": 1366, "height": 900}) for _ in range(3)]
+    try:
+        host, guest, watcher = (context.new_page() for context in contexts)
+
+        host.goto(live_server.url + "/")
+        host.locator("#form-friend").get_by_role("button", name="Create link").click()
+        host.wait_for_url(re.compile(r"/g/[\w-]+$"))
+        link = host.url
+        expect(host.locator("#status")).to_have_text("Waiting for opponent — share this link")
+        expect(host.locator("#share-link")).to_have_value(link)
+        ui.screenshot(host, "friend-waiting")
+
+        guest.goto(link)
+        expect(guest.locator("#game")).to_have_attribute("data-you", "white")
+        expect(host.locator("#game")).to_have_attribute("data-status", "active")
+        watcher.goto(link)
+        expect(watcher.locator("#game")).to_have_attribute("data-you", "")
+        expect(watcher.locator("#status")).to_have_text("Black to move")
+        expect(host.locator("#spectator-count")).to_have_text("1")
+
+        ply = 0
+        for index, black in enumerate(BLACK_MOVES):
+            expect(host.locator("#status")).to_have_text("Your turn")
+            ui.click_point(host, *black)
+            ply += 1
+            for page in (host, guest, watcher):
+                expect_moves(page, ply)
+            if index == len(WHITE_MOVES):
+                break
+            if ply == 3:
+                # A reload mid-game brings back the moves and the seat.
+                guest.reload()
+                expect(guest.locator("#game")).to_have_attribute("data-you", "white")
+                expect_moves(guest, 3)
+                expect(guest.locator("#move-list .move")).to_have_count(3)
+            expect(guest.locator("#status")).to_have_text("Your turn")
+            ui.click_point(guest, *WHITE_MOVES[index])
+            ply += 1
+            for page in (host, guest, watcher):
+                expect_moves(page, ply)
+
+        for page in (host, guest, watcher):
+            expect(page.locator("#result-title")).to_have_text("Black wins — five in a row")
+        expect(host.locator("#result-sub")).to_have_text(re.compile("You won"))
+        expect(guest.locator("#result-sub")).to_have_text(re.compile("You lost"))
+        expect(watcher.locator("#result-sub")).to_be_hidden()
+        names = [m.inner_text() for m in watcher.locator("#move-list .move").all()]
+        assert names == ["h8", "h6", "i8", "i6", "j8", "j6", "k8", "k6", "l8"]
+    finally:
+        for context in contexts:
+            context.close()

@@ -1,0 +1,52 @@
+"""Screens at a phone size and the not-found page: the board fills the width, the panels
+stack below it, and a tap on a touch screen previews before it plays."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+pytestmark = pytest.mark.e2e
+
+PHONE = {"width": 390, "height": 844}
+
+
+def test_phone_layout(browser: Browser, live_server, ui) -> None:
+    context = browser.new_context(
+        viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True
+    )
+    try:
+        page = context.new_page()
+        page.goto(live_server.url + "/")
+        ui.screenshot(page, "phone-home")
+        game_id = ui.create_game(context, live_server.url, mode="ai", level=1, color="black")
+        page.goto(f"{live_server.url}/g/{game_id}")
+        box = page.locator("#board").bounding_box()
+        assert box is not None
+        assert box["width"] >= PHONE["width"] - 2
+        side = page.locator(".side-column").bounding_box()
+        assert side is not None and side["y"] > box["y"] + box["height"] - 1
+
+        # First tap previews, the second on the same point plays.
+        x, y = ui.point_position(page, 7, 7)
+        page.touchscreen.tap(x, y)
+        page.wait_for_timeout(300)
+        assert ui.move_count(page) == 0
+        page.touchscreen.tap(x, y)
+        ui.wait_for_moves(page, 2)
+        ui.wait_for_my_turn_or_end(page)
+        ui.screenshot(page, "phone-game")
+        ui.screenshot(page, "phone-game-full", full_page=True)
+    finally:
+        context.close()
+
+
+def test_unknown_game_shows_not_found(page, live_server, ui) -> None:
+    reply = page.goto(live_server.url + "/g/no-such-game")
+    assert reply is not None and reply.status == 404
+    expect(page.get_by_role("heading", name="Game not found")).to_be_visible()
+    ui.screenshot(page, "not-found")
+    page.get_by_role("link", name=re.compile("lobby")).click()
+    expect(page.locator("#form-ai")).to_be_visible()
