@@ -338,20 +338,26 @@ def _five_cells(st: State, side: int, out: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def _has_winning_flex4(st: State, side: int) -> bool:
+def _winning_flex4_cell(st: State, side: int) -> int:
+    """A cell where ``side`` makes an open four or two fours (and may play), or -1."""
     if st.class_count[side, C_FLEX4] == 0:
-        return False
-    if side != 0 or st.info[I_RENJU] == 0:
-        return True
+        return -1
+    renju_black = side == 0 and st.info[I_RENJU] != 0
     size = st.info[I_SIZE]
     stride = st.info[I_STRIDE]
     for y in range(size):
         base = (y + PAD) * stride + PAD
         for x in range(size):
             i = base + x
-            if st.cells[i] == 0 and st.klass[0, i] == C_FLEX4 and not forbidden_at(st, i):
-                return True
-    return False
+            if st.cells[i] == 0 and st.klass[side, i] == C_FLEX4:
+                if not (renju_black and forbidden_at(st, i)):
+                    return i
+    return -1
+
+
+@njit(cache=True)
+def _has_winning_flex4(st: State, side: int) -> bool:
+    return _winning_flex4_cell(st, side) >= 0
 
 
 @njit(cache=True)
@@ -435,10 +441,15 @@ def vcf(st: State, tb: Tables, hs: Heuristics, ply: int, budget: int) -> int:
     me = color - 1
     op = 2 - color
     if st.class_count[me, C_FIVE] > 0:
+        hs.vcf_line[ply] = _first_cell_of_class(st, me, C_FIVE)
+        hs.vcf_line[ply + 1] = -1
         return 1
     if st.class_count[op, C_FIVE] > 0:
         return 0
-    if _has_winning_flex4(st, me):
+    flex4 = _winning_flex4_cell(st, me)
+    if flex4 >= 0:
+        hs.vcf_line[ply] = flex4
+        hs.vcf_line[ply + 1] = -1
         return 3
     if budget <= 0 or ply >= MAX_PLY:
         return 0
@@ -470,8 +481,7 @@ def vcf(st: State, tb: Tables, hs: Heuristics, ply: int, budget: int) -> int:
                     # Black cannot block on a forbidden point: the four wins.
                     remove(st, tb)
                     hs.vcf_line[ply] = i
-                    hs.vcf_line[ply + 1] = block
-                    hs.vcf_line[ply + 2] = block
+                    hs.vcf_line[ply + 1] = -1
                     return 3
                 place(st, tb, block, 3 - color)
                 result = vcf(st, tb, hs, ply + 2, budget - 1)
@@ -563,10 +573,8 @@ def pvs(
     # Step 2. Immediate results: our five, the opponent's four that must be blocked,
     # our open four.
     if st.class_count[me, C_FIVE] > 0:
-        if ply == 0:
-            move = _first_cell_of_class(st, me, C_FIVE)
-            hs.pv[0, 0] = move
-            hs.pv_len[0] = 1
+        hs.pv[ply, ply] = _first_cell_of_class(st, me, C_FIVE)
+        hs.pv_len[ply] = ply + 1
         return MATE - ply - 1
     if st.class_count[op, C_FIVE] > 0:
         fives = np.empty(2, dtype=np.int64)
@@ -582,21 +590,10 @@ def pvs(
             score = -(MATE - ply - 2)
         _update_pv(hs, ply, block)
         return score
-    if _has_winning_flex4(st, me):
-        if ply == 0:
-            size = st.info[I_SIZE]
-            stride = st.info[I_STRIDE]
-            for y in range(size):
-                for x in range(size):
-                    i = (y + PAD) * stride + PAD + x
-                    if (
-                        st.cells[i] == 0
-                        and st.klass[me, i] == C_FLEX4
-                        and not (renju and color == 1 and forbidden_at(st, i))
-                    ):
-                        hs.pv[0, 0] = i
-                        hs.pv_len[0] = 1
-                        return MATE - 3
+    flex4 = _winning_flex4_cell(st, me)
+    if flex4 >= 0:
+        hs.pv[ply, ply] = flex4
+        hs.pv_len[ply] = ply + 1
         return MATE - ply - 3
     if ply >= MAX_PLY - 8:
         return evaluate(st)

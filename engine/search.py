@@ -138,7 +138,11 @@ class Searcher:
         # A forced win by continuous fours needs no deeper search.
         win = core_search.root_vcf(state, tables, hs, core_search.ROOT_VCF_DEPTH)
         if win > 0 and state.info[core.I_STOPPED] == 0:
-            line = [to_point(hs.vcf_line[k]) for k in range(max(1, win - 1))]
+            line = []
+            for k in range(win):
+                if hs.vcf_line[k] < 0:
+                    break
+                line.append(to_point(hs.vcf_line[k]))
             result = self._result(line[0], core_search.MATE - win, 1, state, line, start)
             self._report(result)
             return result
@@ -190,7 +194,8 @@ class Searcher:
             best = self._result(move, 0, 0, state, [move], start)
         if best.move not in fallback and fallback:
             best = self._result(fallback[0], best.score, best.depth, state, [fallback[0]], start)
-        return best
+        # Report the work of the whole search, including an unfinished last iteration.
+        return self._result(best.move, best.score, best.depth, state, best.pv, start)
 
     def _result(
         self,

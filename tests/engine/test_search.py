@@ -1,0 +1,209 @@
+"""The searcher: puzzles from data files, mate distances, determinism, limits, the stop
+flag, progress callbacks and legality on every size and rule."""
+
+from __future__ import annotations
+
+import ast
+import os
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from engine import MATE, Board, Color, Limit, Rule, Searcher
+from engine.result import MATE_BOUND
+from tests.engine.puzzles import Puzzle, all_puzzles
+
+PUZZLES = all_puzzles()
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def five_points(board: Board, color: Color) -> list[tuple[int, int]]:
+    points = []
+    for point in board.empty_points():
+        trial = board.copy()
+        # Play the point for ``color`` regardless of whose turn it is.
+        if trial.turn is not color:
+            continue
+        trial.push(point)
+        outcome = trial.outcome()
+        if outcome is not None and outcome.winner is color and outcome.reason == "five":
+            points.append(point)
+    return points
+
+
+def forced_playout(board: Board, attacker: Color, plies: int = 40) -> Board:
+    """The attacker plays the engine's moves; the defender answers fours by force and
+    otherwise defends with the engine too."""
+    board = board.copy()
+    searcher = Searcher()
+    for _ in range(plies):
+        if board.is_game_over():
+            break
+        if board.turn is attacker:
+            board.push(searcher.search(board, Limit(time=0.3)).move)
+        else:
+            threats = five_points_for_opponent(board)
+            if threats:
+                board.push(threats[0])
+            else:
+                board.push(Searcher().search(board, Limit(time=0.3)).move)
+    return board
+
+
+def five_points_for_opponent(board: Board) -> list[tuple[int, int]]:
+    """Points where the side not to move would make five (the defender's blocks)."""
+    blocks = []
+    for point in board.empty_points():
+        probe = board.copy()
+        probe._grid[point[1]][point[0]] = int(board.turn.other)  # test-only probe
+        if probe._five_through(point[0], point[1], board.turn.other):
+            blocks.append(point)
+    return blocks
+
+
+@pytest.mark.parametrize("puzzle", PUZZLES, ids=[p.name for p in PUZZLES])
+def test_puzzle(puzzle: Puzzle) -> None:
+    board = puzzle.board
+    result = Searcher().search(board, Limit(time=1.0))
+    assert board.legal_moves() and result.move in board.legal_moves()
+    if puzzle.kind == "win":
+        assert result.move in puzzle.expect
+        assert result.score == MATE - 1
+    elif puzzle.kind == "block":
+        assert result.move in puzzle.expect
+    elif puzzle.kind == "vcf":
+        assert result.score >= MATE_BOUND, "the search should prove the win"
+        attacker = board.turn
+        final = forced_playout(board, attacker)
+        outcome = final.outcome()
+        assert outcome is not None and outcome.winner is attacker
+    elif puzzle.kind == "avoid":
+        assert result.move not in puzzle.forbidden
+        assert not board.is_forbidden(result.move)
+    else:
+        pytest.fail(f"unknown puzzle kind {puzzle.kind}")
+
+
+def test_faster_win_scores_higher_than_slower() -> None:
+    win_now = next(p for p in PUZZLES if p.kind == "win").board
+    vcf = next(p for p in PUZZLES if p.kind == "vcf").board
+    now = Searcher().search(win_now, Limit(time=0.5)).score
+    later = Searcher().search(vcf, Limit(time=0.5)).score
+    assert now == MATE - 1
+    assert MATE_BOUND <= later < now
+
+
+def test_losing_side_delays_the_loss() -> None:
+    # White cannot stop black's open four: the loss is scored, and white still blocks.
+    board = Board.from_moves([(5, 7), (0, 0), (6, 7), (0, 2), (7, 7), (0, 4), (8, 7)])
+    result = Searcher().search(board, Limit(time=0.5))
+    assert result.score <= -MATE_BOUND
+    assert result.move in [(4, 7), (9, 7)]
+
+
+def test_fixed_node_limit_is_deterministic() -> None:
+    board = Board.from_moves([(7, 7), (8, 8), (8, 7), (6, 7), (7, 8), (9, 9)])
+    first = Searcher().search(board, Limit(nodes=30000))
+    second = Searcher().search(board, Limit(nodes=30000))
+    assert (first.move, first.score, first.nodes, first.depth) == (
+        second.move,
+        second.score,
+        second.nodes,
+        second.depth,
+    )
+    assert first.nodes >= 30000 - 5000
+
+
+def test_depth_limit_and_progress_callback() -> None:
+    seen: list[int] = []
+    searcher = Searcher(on_iteration=lambda info: seen.append(info.depth))
+    board = Board.from_moves([(7, 7), (8, 8), (6, 8)])
+    result = searcher.search(board, Limit(depth=5))
+    assert result.depth == 5
+    assert seen == [1, 2, 3, 4, 5]
+    assert result.pv and result.pv[0] == result.move
+
+
+def test_time_limit_is_respected() -> None:
+    board = Board.from_moves([(7, 7), (8, 8), (6, 8), (9, 9)])
+    start = time.perf_counter()
+    Searcher().search(board, Limit(time=0.3))
+    assert time.perf_counter() - start < 0.3 + 0.15
+
+
+def test_stop_flag_ends_an_unlimited_search() -> None:
+    searcher = Searcher()
+    board = Board.from_moves([(7, 7), (8, 8), (6, 8), (9, 9)])
+    results = []
+    worker = threading.Thread(target=lambda: results.append(searcher.search(board, Limit())))
+    worker.start()
+    time.sleep(0.5)
+    searcher.stop()
+    worker.join(timeout=5)
+    assert not worker.is_alive()
+    assert results and results[0].move in board.legal_moves()
+
+
+@pytest.mark.parametrize("rule", ["freestyle", "standard", "renju"])
+@pytest.mark.parametrize("size", [7, 9, 15, 19, 20, 22])
+def test_legal_moves_on_every_size_and_rule(size: int, rule: str) -> None:
+    board = Board(size, rule)
+    searcher = Searcher()
+    for _ in range(12):
+        if board.is_game_over():
+            break
+        move = searcher.search(board, Limit(nodes=3000)).move
+        assert move in board.legal_moves()
+        board.push(move)
+
+
+def test_renju_black_never_plays_forbidden_moves_in_self_play() -> None:
+    board = Board(15, Rule.RENJU)
+    searcher = Searcher(seed=3, noise=40)
+    while not board.is_game_over() and board.move_count < 60:
+        move = searcher.search(board, Limit(nodes=4000)).move
+        if board.turn is Color.BLACK:
+            assert not board.is_forbidden(move)
+        board.push(move)
+    outcome = board.outcome()
+    assert outcome is None or outcome.reason != "forbidden"
+
+
+def test_game_over_board_cannot_be_searched() -> None:
+    board = Board.from_moves([(0, 0), (0, 1), (1, 0), (1, 1), (2, 0), (2, 1), (3, 0), (3, 1), (4, 0)])
+    with pytest.raises(ValueError):
+        Searcher().search(board, Limit(depth=1))
+
+
+def test_engine_imports_no_web_code() -> None:
+    web = {"flask", "flask_socketio", "socketio", "webapp", "sqlalchemy", "engineio"}
+    for path in (ROOT / "engine").rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+            else:
+                continue
+            for name in names:
+                assert name.split(".")[0] not in web, f"{path} imports {name}"
+
+
+def test_search_runs_with_jit_disabled() -> None:
+    code = (
+        "from engine import Board, Limit, Searcher\n"
+        "b = Board.from_moves([(7, 7), (8, 8), (8, 7)], size=9)\n"
+        "r = Searcher().search(b, Limit(nodes=200))\n"
+        "print(r.move in b.legal_moves())\n"
+    )
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "True"
