@@ -255,6 +255,8 @@
     renderThinking();
     renderEval();
     $("spectator-count").textContent = String(state.spectators || 0);
+    const hasAi = ["black", "white"].some((c) => state.players[c] && state.players[c].kind === "ai");
+    $("eval-card").hidden = !hasAi && !(state.evals && state.evals.length);
     $("meta-rule").textContent = t("rule." + state.rule);
     const shareUrl = window.location.origin + "/g/" + gameId;
     $("share-link").value = shareUrl;
@@ -357,7 +359,10 @@
       row.querySelector(".you-tag").hidden = state.you !== color;
       const detail = row.querySelector(".detail");
       const dot = row.querySelector(".conn-dot");
-      if (!player || (player.kind === "human" && state.status === "waiting" && !player.connected && state.you !== color)) {
+      const openSeat =
+        !player || (player.kind === "human" && state.status === "waiting" && !player.connected && state.you !== color);
+      if (openSeat) {
+        row.querySelector(".name").textContent = t("player.open_seat");
         detail.textContent = t("player.waiting");
         dot.className = "conn-dot waiting";
       } else if (player.kind === "ai") {
@@ -451,7 +456,7 @@
       offer.hidden = true;
     }
     const form = $("move-form");
-    form.hidden = !(player && state.mode !== "aivai");
+    form.hidden = !(player && active && state.mode !== "aivai");
     const canMove = canPlayNow();
     $("move-input").disabled = !(player && active);
     $("btn-play").disabled = !canMove;

@@ -12,6 +12,7 @@
     en: {
       "nav.play": "Play",
       "nav.watch": "Watch AI vs AI",
+      "nav.watch_short": "Watch",
       "nav.skip": "Skip to content",
       "footer.text": "Gomoku · five in a row · freestyle, standard and renju rules",
 
@@ -95,6 +96,7 @@
       "player.online": "online",
       "player.offline": "offline",
       "player.waiting": "waiting for a player…",
+      "player.open_seat": "Open seat",
 
       "status.waiting": "Waiting for opponent — share this link",
       "status.your_turn": "Your turn",
@@ -170,7 +172,8 @@
     },
     zh: {
       "nav.play": "对弈",
-      "nav.watch": "观看人机大战",
+      "nav.watch": "观看 AI 对战",
+      "nav.watch_short": "观战",
       "nav.skip": "跳到正文",
       "footer.text": "五子棋 · 连五取胜 · 无禁手、标准与连珠规则",
 
@@ -252,6 +255,7 @@
       "player.online": "在线",
       "player.offline": "离线",
       "player.waiting": "等待玩家加入…",
+      "player.open_seat": "空位",
 
       "status.waiting": "等待对手加入——请分享此链接",
       "status.your_turn": "轮到你了",

@@ -167,7 +167,7 @@ class BoardUi:
         path = self.screenshots / f"{name}.png"
         # Let the board's requestAnimationFrame redraw land before capturing.
         page.evaluate("() => new Promise(r => requestAnimationFrame(() => setTimeout(r, 50)))")
-        page.screenshot(path=str(path), full_page=full_page)
+        page.screenshot(path=str(path), full_page=full_page, animations="disabled")
         return path
 
 
