@@ -52,7 +52,7 @@ class _Position:
 
     size: int
     grid: npt.NDArray[np.int8]
-    pat: npt.NDArray[np.int8]
+    pat: npt.NDArray[np.int16]
     cand: npt.NDArray[np.int32]
     candpos: npt.NDArray[np.int32]
     ncand: npt.NDArray[np.int64]
@@ -72,7 +72,7 @@ class _Position:
         exact = np.array(
             [board.rule.exact_five(True), board.rule.exact_five(False)], dtype=np.int8
         )
-        pat = np.zeros((2, w * w, 4), dtype=np.int8)
+        pat = np.zeros((2, w * w, core.PAT_SLOTS), dtype=np.int16)
         core.init_patterns(grid, pat, pattern_tables(), exact, dirs)
         cand = np.zeros(w * w, dtype=np.int32)
         candpos = np.full(w * w, -1, dtype=np.int32)
@@ -90,7 +90,7 @@ class _Position:
     def five_points(self, colour: Color) -> list[int]:
         """Empty cells where ``colour`` makes a winning five."""
         cells = np.flatnonzero(
-            (self.grid == 0) & (self.pat[int(colour) - 1] == core.FIVE).any(axis=1)
+            (self.grid == 0) & (self.pat[int(colour) - 1, :, core.SLOT_LEVEL] == core.LEVEL_WIN)
         )
         return [int(c) for c in cells]
 

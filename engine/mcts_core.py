@@ -38,6 +38,10 @@ F64 = npt.NDArray[np.float64]
 
 PAD = 5
 WALL = 3
+PAT_SLOTS = 7  # four line classes, then the cell's level, value and "may be forbidden"
+SLOT_LEVEL = 4
+SLOT_VALUE = 5
+SLOT_SUSPICIOUS = 6
 KEYS = 3**10
 
 # Line classes, from the point of view of a colour about to play the cell.
@@ -50,6 +54,8 @@ FOUR = 5
 OPEN_FOUR = 6  # two or more points then make five: cannot be stopped in that line
 FIVE = 7
 OVERLINE = 8  # six or more where only exactly five wins
+
+VALUES = np.array([0, 2, 5, 6, 20, 25, 200, 5000, 0], dtype=np.int64)
 
 # Threat levels of a cell, combining its four lines.
 LEVEL_WIN = 5
@@ -72,7 +78,8 @@ META_SIZE = 4
 META_RENJU = 5
 META_MAX_CHILDREN = 6
 META_PLAYOUTS = 7
-META_LEN = 8
+META_PLAYOUT_MOVES = 8
+META_LEN = 9
 
 EXPAND_AT = 2  # a leaf is expanded on its second visit
 PLAYOUT_MOVE_CAP = 200
@@ -165,8 +172,50 @@ def build_table(exact: bool) -> I8:
 
 
 @_compiled
+def _summarise(pat: I16, side: int, c: int) -> None:
+    """Combine the four line classes of a cell into its threat level, value and whether
+    the shape may be forbidden to black, so the playouts read three numbers a cell."""
+    fours = 0
+    threes = 0
+    value = 0
+    five = False
+    open_four = False
+    over = False
+    for d in range(4):
+        k = pat[side, c, d]
+        value += VALUES[k]
+        if k == FIVE:
+            five = True
+        elif k == OPEN_FOUR:
+            open_four = True
+            fours += 1
+        elif k == FOUR:
+            fours += 1
+        elif k == OPEN_THREE:
+            threes += 1
+        elif k == OVERLINE:
+            over = True
+    level = 0
+    if five:
+        level = LEVEL_WIN
+    elif open_four or fours >= 2 or (fours == 1 and threes >= 1):
+        level = LEVEL_WINNING_THREAT
+        value += 300
+    elif fours == 1:
+        level = LEVEL_FOUR
+    elif threes >= 2:
+        level = LEVEL_DOUBLE_THREE
+        value += 80
+    elif threes == 1:
+        level = LEVEL_THREE
+    pat[side, c, SLOT_LEVEL] = level
+    pat[side, c, SLOT_VALUE] = value
+    pat[side, c, SLOT_SUSPICIOUS] = 1 if not five and (over or fours >= 2 or threes >= 2) else 0
+
+
+@_compiled
 def _update_cell_line(
-    grid: I8, pat: I8, tables: I8, exact: I8, q: int, d: int, step: int
+    grid: I8, pat: I16, tables: I8, exact: I8, q: int, d: int, step: int
 ) -> None:
     key_black = 0
     key_white = 0
@@ -187,10 +236,12 @@ def _update_cell_line(
         power *= 3
     pat[0, q, d] = tables[exact[0], key_black]
     pat[1, q, d] = tables[exact[1], key_white]
+    _summarise(pat, 0, q)
+    _summarise(pat, 1, q)
 
 
 @_compiled
-def _refresh_around(grid: I8, pat: I8, tables: I8, exact: I8, dirs: I64, c: int) -> None:
+def _refresh_around(grid: I8, pat: I16, tables: I8, exact: I8, dirs: I64, c: int) -> None:
     for d in range(4):
         step = dirs[d]
         for s in range(-5, 6):
@@ -200,19 +251,19 @@ def _refresh_around(grid: I8, pat: I8, tables: I8, exact: I8, dirs: I64, c: int)
 
 
 @_compiled
-def place(grid: I8, pat: I8, tables: I8, exact: I8, dirs: I64, c: int, color: int) -> None:
+def place(grid: I8, pat: I16, tables: I8, exact: I8, dirs: I64, c: int, color: int) -> None:
     grid[c] = color
     _refresh_around(grid, pat, tables, exact, dirs, c)
 
 
 @_compiled
-def unplace(grid: I8, pat: I8, tables: I8, exact: I8, dirs: I64, c: int) -> None:
+def unplace(grid: I8, pat: I16, tables: I8, exact: I8, dirs: I64, c: int) -> None:
     grid[c] = 0
     _refresh_around(grid, pat, tables, exact, dirs, c)
 
 
 @_compiled
-def init_patterns(grid: I8, pat: I8, tables: I8, exact: I8, dirs: I64) -> None:
+def init_patterns(grid: I8, pat: I16, tables: I8, exact: I8, dirs: I64) -> None:
     pat[:, :, :] = 0
     for q in range(grid.shape[0]):
         if grid[q] == 0:
@@ -426,45 +477,13 @@ def is_forbidden(grid: I8, dirs: I64, c: int) -> bool:
 
 # -- reading a cell ---------------------------------------------------------------------
 
-VALUES = np.array([0, 2, 5, 6, 20, 25, 200, 5000, 0], dtype=np.int64)
-
 
 @_compiled
-def cell_threat(pat: I8, colour: int, c: int) -> tuple[int, int, bool]:
+def cell_threat(pat: I16, colour: int, c: int) -> tuple[int, int, bool]:
     """(threat level, heuristic value, suspicious) of ``colour`` playing ``c``.
     ``suspicious`` marks shapes that may be forbidden to black in renju."""
-    fours = 0
-    threes = 0
-    value = 0
-    five = False
-    open_four = False
-    over = False
-    for d in range(4):
-        k = pat[colour - 1, c, d]
-        value += VALUES[k]
-        if k == FIVE:
-            five = True
-        elif k == OPEN_FOUR:
-            open_four = True
-            fours += 1
-        elif k == FOUR:
-            fours += 1
-        elif k == OPEN_THREE:
-            threes += 1
-        elif k == OVERLINE:
-            over = True
-    if five:
-        return LEVEL_WIN, value, False
-    suspicious = over or fours >= 2 or threes >= 2 or open_four
-    if open_four or fours >= 2 or (fours == 1 and threes >= 1):
-        return LEVEL_WINNING_THREAT, value + 300, suspicious
-    if fours == 1:
-        return LEVEL_FOUR, value, suspicious
-    if threes >= 2:
-        return LEVEL_DOUBLE_THREE, value + 80, suspicious
-    if threes == 1:
-        return LEVEL_THREE, value, suspicious
-    return 0, value, suspicious
+    row = pat[colour - 1, c]
+    return int(row[SLOT_LEVEL]), int(row[SLOT_VALUE]), row[SLOT_SUSPICIOUS] != 0
 
 
 @_compiled
@@ -473,7 +492,7 @@ def _banned(grid: I8, dirs: I64, renju: bool, colour: int, suspicious: bool, c: 
 
 
 @_compiled
-def find_five(grid: I8, pat: I8, colour: int, size: int, w: int) -> int:
+def find_five(grid: I8, pat: I16, colour: int, size: int, w: int) -> int:
     """An empty cell where ``colour`` makes five, or -1."""
     for y in range(size):
         base = (y + PAD) * w + PAD
@@ -490,7 +509,7 @@ def find_five(grid: I8, pat: I8, colour: int, size: int, w: int) -> int:
 
 
 @_compiled
-def _five_points_through(grid: I8, pat: I8, dirs: I64, colour: int, c: int, out: I64) -> int:
+def _five_points_through(grid: I8, pat: I16, dirs: I64, colour: int, c: int, out: I64) -> int:
     n = 0
     for d in range(4):
         step = dirs[d]
@@ -509,7 +528,7 @@ def _five_points_through(grid: I8, pat: I8, dirs: I64, colour: int, c: int, out:
 
 @_compiled
 def _four_moves(
-    grid: I8, pat: I8, dirs: I64, me: int, renju: bool, size: int, w: int, out: I64
+    grid: I8, pat: I16, dirs: I64, me: int, renju: bool, size: int, w: int, out: I64
 ) -> int:
     """Cells where ``me`` makes a four, winning threats first."""
     n = 0
@@ -533,7 +552,7 @@ def _four_moves(
 @_compiled
 def find_vcf(
     grid: I8,
-    pat: I8,
+    pat: I16,
     tables: I8,
     exact: I8,
     dirs: I64,
@@ -598,7 +617,7 @@ def find_vcf(
 @_compiled
 def classify_moves(
     grid: I8,
-    pat: I8,
+    pat: I16,
     dirs: I64,
     renju: bool,
     me: int,
@@ -668,13 +687,13 @@ def classify_moves(
 
 
 @_compiled
-def _roulette(scores: F64, n: int, greed: float) -> int:
+def _roulette(scores: F64, n: int) -> int:
     total = 0.0
     for i in range(n):
-        total += scores[i] ** greed
+        total += scores[i]
     r = np.random.random() * total
     for i in range(n):
-        r -= scores[i] ** greed
+        r -= scores[i]
         if r <= 0.0:
             return i
     return n - 1
@@ -683,7 +702,7 @@ def _roulette(scores: F64, n: int, greed: float) -> int:
 @_compiled
 def playout(
     grid: I8,
-    pat: I8,
+    pat: I16,
     tables: I8,
     exact: I8,
     dirs: I64,
@@ -695,6 +714,7 @@ def playout(
     w: int,
     moves: I64,
     scores: F64,
+    meta: I64,
 ) -> int:
     """Play the position out with the heavy policy; return the winner (0 for a draw)."""
     for _ in range(PLAYOUT_MOVE_CAP):
@@ -708,12 +728,8 @@ def playout(
         if kind == 2 and n >= 2:
             # Two fives to block: the opponent wins next move whatever we do.
             return 3 - side
-        if kind == 3:
-            # Winning threats were boosted; pick among them without more randomness.
-            pick = _roulette(scores, n, 1.0)
-        else:
-            pick = _roulette(scores, n, 1.0)
-        c = moves[pick]
+        c = moves[_roulette(scores, n)]
+        meta[META_PLAYOUT_MOVES] += 1
         place(grid, pat, tables, exact, dirs, c, side)
         add_candidates(grid, cand, candpos, ncand, c, w)
         side = 3 - side
@@ -727,7 +743,7 @@ def playout(
 def _expand(
     node: int,
     grid: I8,
-    pat: I8,
+    pat: I16,
     dirs: I64,
     renju: bool,
     side: int,
@@ -850,7 +866,7 @@ def run_iterations(
     exploration: float,
     bias: float,
     root_grid: I8,
-    root_pat: I8,
+    root_pat: I16,
     root_cand: I32,
     root_candpos: I32,
     root_ncand: I64,
@@ -934,7 +950,7 @@ def run_iterations(
         if winner < 0:
             winner = playout(
                 grid, pat, tables, exact, dirs, renju, cand, candpos, ncand, side, w,
-                moves, scores,
+                moves, scores, meta,
             )
         # Back up: the node at depth i was entered by root_side when i is odd. A proven
         # child settles its parent: one winning reply loses the parent's move, and a
