@@ -70,3 +70,30 @@ def test_friends_play_from_a_link_with_a_spectator(browser: Browser, live_server
     finally:
         for context in contexts:
             context.close()
+
+
+def test_takeback_between_friends(browser: Browser, live_server, ui) -> None:
+    contexts = [browser.new_context() for _ in range(2)]
+    try:
+        host, guest = (context.new_page() for context in contexts)
+        game_id = ui.create_game(contexts[0], live_server.url, mode="friend", color="black")
+        host.goto(f"{live_server.url}/g/{game_id}")
+        guest.goto(f"{live_server.url}/g/{game_id}")
+        expect(guest.locator("#game")).to_have_attribute("data-you", "white")
+        expect(host.locator("#status")).to_have_text("Your turn")
+        ui.click_point(host, 7, 7)
+        expect_moves(guest, 1)
+        ui.click_point(guest, 8, 8)
+        expect_moves(host, 2)
+
+        guest.get_by_role("button", name="Offer takeback").click()
+        expect(guest.locator("#takeback-text")).to_have_text(re.compile("waiting for an answer"))
+        expect(host.locator("#takeback-text")).to_have_text("White asks to take back a move")
+        host.get_by_role("button", name="Accept").click()
+        for page in (host, guest):
+            expect_moves(page, 1)
+            expect(page.locator("#takeback-offer")).to_be_hidden()
+        expect(guest.locator("#status")).to_have_text("Your turn")
+    finally:
+        for context in contexts:
+            context.close()

@@ -40,6 +40,31 @@ def test_human_beats_or_loses_to_level_one_ai(page: Page, live_server, ui) -> No
     expect(page.get_by_role("button", name="Rematch")).to_be_visible()
     ui.screenshot(page, "finished-banner")
 
+    # A rematch opens a new game with the colours swapped.
+    old_url = page.url
+    page.get_by_role("button", name="Rematch").click()
+    page.wait_for_url(lambda url: url != old_url and "/g/" in url)
+    expect(page.locator("#game")).to_have_attribute("data-you", "white")
+    expect(page.locator("#result-banner")).to_be_hidden()
+
+
+def test_hint_and_undo(page: Page, live_server, ui) -> None:
+    game_id = ui.create_game(page.context, live_server.url, mode="ai", level=1, color="black")
+    page.goto(f"{live_server.url}/g/{game_id}")
+    ui.wait_for_my_turn_or_end(page)
+    ui.play_scripted_move(page)
+    ui.wait_for_my_turn_or_end(page)
+    assert ui.move_count(page) == 2
+
+    page.get_by_role("button", name="Hint").click()
+    expect(page.locator(".toast.info")).to_contain_text(re.compile(r"Hint: [a-o]\d+"))
+    assert ui.move_count(page) == 2
+
+    page.get_by_role("button", name="Undo").click()
+    expect(page.locator("#game")).to_have_attribute("data-move-count", "0")
+    expect(page.locator("#status")).to_have_text("Your turn")
+    expect(page.locator("#move-list .move")).to_have_count(0)
+
 
 def test_seven_by_seven_game(page: Page, live_server, ui) -> None:
     page.goto(live_server.url + "/")
