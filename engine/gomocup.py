@@ -157,6 +157,11 @@ class BrainProcess:
                 continue
             return line.strip()
 
+    def read_reply(self, timeout: float) -> str:
+        """The brain's next answer line (MESSAGE lines go to ``on_message``), e.g. after a
+        raw ``send``; raises ``BrainTimeoutError`` if none comes within ``timeout``."""
+        return self._next_reply(time.perf_counter() + timeout, "answering")
+
     def _expect(self, expected: str, timeout: float, doing: str) -> None:
         reply = self._next_reply(time.perf_counter() + timeout, doing)
         if reply.upper() != expected:

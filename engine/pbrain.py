@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable
 from typing import TextIO
 
 from engine.board import Board
+from engine.color import Color
 from engine.errors import GomokuError
 from engine.limit import Limit
 from engine.points import MAX_SIZE, MIN_SIZE, Point, point_name
@@ -123,11 +124,27 @@ class Brain:
                 move = searcher.search(board, Limit(time=budget)).move
             finally:
                 watchdog.cancel()
+            if not self._playable(board, move):
+                move = self._fallback_move(board)
         board.push(move)
         if self.time.left_ms is not None:
             spent = int((time.perf_counter() - received) * 1000)
             self.time.left_ms = max(0, self.time.left_ms - spent)
         return move
+
+    @staticmethod
+    def _playable(board: Board, move: Point) -> bool:
+        try:
+            board.check_move(move)
+        except GomokuError:
+            return False
+        return not (board.turn is Color.BLACK and board.is_forbidden(move))
+
+    @staticmethod
+    def _fallback_move(board: Board) -> Point:
+        """A legal move next to the last one, for a search that returned none."""
+        last = board.peek() or (board.size // 2, board.size // 2)
+        return min(board.legal_moves(), key=lambda p: max(abs(p[0] - last[0]), abs(p[1] - last[1])))
 
     # -- commands ---------------------------------------------------------------------
 
@@ -199,7 +216,7 @@ class Brain:
         board.push(point)  # raises without changing anything if illegal
         try:
             self._answer(self._think(received))
-        except ProtocolError:
+        except BaseException:
             board.pop()
             raise
 
@@ -241,7 +258,7 @@ class Brain:
         self.board = position
         try:
             self._answer(self._think(received))
-        except ProtocolError:
+        except BaseException:
             self.board = board
             raise
 
@@ -298,6 +315,8 @@ def serve(stdin: TextIO, stdout: TextIO) -> int:
             return 0
         except (ProtocolError, GomokuError) as error:
             write(f"ERROR {error}")
+        except Exception as error:  # a bug must not take the brain out of the game
+            write(f"ERROR internal error: {type(error).__name__}: {error}")
     return 0
 
 

@@ -1,0 +1,170 @@
+"""The match runner end to end with real brain processes, its adjudication of failing
+brains, the Elo arithmetic and the openings format."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine.elo import elo_estimate, elo_from_score
+from engine.match import MatchSettings, Player, format_summary, play_game, run_match
+from engine.openings import OpeningFormatError, load_openings, parse_opening, parse_openings
+
+ROOT = Path(__file__).resolve().parents[2]
+SEED000 = [sys.executable, str(ROOT / "tests" / "opponents" / "seed000_brain.py")]
+SEED003 = [sys.executable, str(ROOT / "tests" / "opponents" / "seed003_brain.py")]
+OPENINGS = (
+    "# two Gomocup 2026 openings\n0,0, 1,-1, 3,2, -1,-1, 3,-1\n\n0,0, 0,-1, 1,-3, 2,-1, 2,1\n"
+)
+
+
+def test_short_match_between_our_brain_and_seed000(tmp_path: Path) -> None:
+    book = tmp_path / "openings.txt"
+    book.write_text(OPENINGS)
+    command = [sys.executable, "-m", "webapp.cli", "match", "--engine2", " ".join(SEED000)]
+    command += ["--openings", str(book), "--games", "2", "--time-ms", "500", "--json"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    print(format_summary(summary))
+    assert summary["engine1"] == "gomoku"
+    assert summary["engine2"] == "seed000"
+    assert summary["games"] == 2
+    assert summary["wins"] + summary["losses"] + summary["draws"] == 2
+    records = summary["records"]
+    assert [r["black"] for r in records] == ["gomoku", "seed000"]
+    for record in records:
+        assert record["reason"]
+        assert record["moves"][:5] == [[7, 7], [8, 6], [10, 9], [6, 6], [10, 6]]
+    assert summary["move_times"]["gomoku"]["moves"] > 0
+    assert "W-L-D" in format_summary(summary)
+    # The per-game lines went to stderr in JSON mode.
+    assert done.stderr.count("game ") == 2
+
+
+def test_seed_brains_play_each_other_in_process() -> None:
+    openings = parse_openings(OPENINGS)
+    seed000, seed003 = Player("engine1", SEED000, "seed000"), Player("engine2", SEED003, "seed003")
+    summary = run_match(seed000, seed003, openings, MatchSettings(time_ms=1000), 2, report=False)
+    assert summary["games"] == 2
+    assert summary["time_losses"] == {"seed000": 0, "seed003": 0}
+    for record in summary["records"]:  # type: ignore[attr-defined]
+        assert record["reason"] in {"five", "full board"}
+
+
+def _fake_brain(tmp_path: Path, name: str, body: str) -> list[str]:
+    script = tmp_path / f"{name}.py"
+    script.write_text(
+        "import sys\n"
+        "for line in sys.stdin:\n"
+        "    cmd = line.split()[0].upper() if line.split() else ''\n"
+        "    if cmd == 'START':\n"
+        "        print('OK', flush=True)\n"
+        "    elif cmd in ('BEGIN', 'TURN', 'DONE'):\n"
+        f"{body}"
+        "    elif cmd == 'END':\n"
+        "        break\n"
+    )
+    return [sys.executable, str(script)]
+
+
+@pytest.mark.parametrize(
+    ("body", "reason"),
+    [
+        ("        print('7,7', flush=True)\n", "illegal move"),  # the centre is taken
+        ("        pass\n", "exceeded"),  # never answers
+        ("        sys.exit(3)\n", "failed"),  # crashes
+        ("        print('pass', flush=True)\n", "failed"),  # not a move
+    ],
+)
+def test_a_misbehaving_brain_loses(tmp_path: Path, body: str, reason: str) -> None:
+    bad = Player("engine2", _fake_brain(tmp_path, "bad", body), "bad")
+    good = Player("engine1", SEED000, "seed000")
+    settings = MatchSettings(time_ms=300)
+    try:
+        record = play_game(1, 0, [(7, 7)], good, bad, settings)
+    finally:
+        good.close()
+        bad.close()
+    assert record.winner == "engine1"
+    assert reason in record.reason
+    if reason == "exceeded":
+        assert bad.time_losses == 1
+
+
+def test_elo_of_even_and_lopsided_scores() -> None:
+    even = elo_estimate(10, 10, 0)
+    assert even.diff == pytest.approx(0.0)
+    assert even.error > 0
+    three_quarters = elo_estimate(15, 5, 0)
+    assert three_quarters.diff == pytest.approx(190.85, abs=0.1)
+    assert elo_estimate(5, 15, 0).diff == pytest.approx(-three_quarters.diff)
+    draws = elo_estimate(0, 0, 10)
+    assert draws.diff == pytest.approx(0.0) and draws.error == pytest.approx(0.0)
+    assert str(three_quarters).startswith("+191 +/- ")
+    # More games, same score: a tighter interval.
+    assert elo_estimate(150, 50, 0).error < three_quarters.error
+
+
+def test_elo_of_a_clean_sweep_is_a_bound() -> None:
+    sweep = elo_estimate(24, 0, 0)
+    assert sweep.bound == "lower"
+    assert sweep.diff == pytest.approx(elo_from_score(23.5 / 24))
+    assert str(sweep).startswith(">= +")
+    whitewash = elo_estimate(0, 24, 0)
+    assert whitewash.bound == "upper"
+    assert str(whitewash).startswith("<= -")
+    assert math.isinf(sweep.error)
+    assert str(elo_estimate(0, 0, 0)) == "no games"
+    with pytest.raises(ValueError):
+        elo_estimate(-1, 2, 0)
+    with pytest.raises(ValueError):
+        elo_from_score(1.0)
+
+
+def test_openings_are_offsets_from_the_centre() -> None:
+    assert parse_opening("0,0, 1,-1") == [(7, 7), (8, 6)]
+    assert parse_opening("4,6, 1,5, 0,3") == [(11, 13), (8, 12), (7, 10)]
+    assert parse_opening("0,0", size=19) == [(9, 9)]
+    assert parse_openings(OPENINGS) == [
+        [(7, 7), (8, 6), (10, 9), (6, 6), (10, 6)],
+        [(7, 7), (7, 6), (8, 4), (9, 6), (9, 8)],
+    ]
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["0,0, 1", "0,0, a,1", "0,0, 8,0", "0,0, 0,0", "0,0, 0,1, 1,0, 0,2, 2,0, 0,3, 3,0, 0,4, 4,0"],
+)
+def test_bad_openings_are_refused(line: str) -> None:
+    with pytest.raises(OpeningFormatError):
+        parse_opening(line)
+
+
+def test_the_gomocup_openings_file_loads(tmp_path: Path) -> None:
+    shared = Path("/work/shared/openings/gomocup2026_freestyle15_offset.txt")
+    book = shared if shared.exists() else tmp_path / "book.txt"
+    if not shared.exists():
+        book.write_text(OPENINGS)
+    openings = load_openings(book)
+    assert openings and all(len(o) >= 3 for o in openings)
+
+
+def test_match_cli_refuses_bad_arguments(tmp_path: Path) -> None:
+    book = tmp_path / "bad.txt"
+    book.write_text("0,0, 0,0\n")
+    for args in (["--openings", str(book)], ["--rule", "chess"], ["--time-ms", "0"]):
+        done = subprocess.run(
+            [sys.executable, "-m", "webapp.cli", "match", *args],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            cwd=ROOT,
+        )
+        assert done.returncode == 2
+        assert "gomoku match:" in done.stderr

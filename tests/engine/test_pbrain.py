@@ -1,0 +1,205 @@
+"""The Gomocup brain (``gomoku pbrain``) driven as a real subprocess over its pipes.
+
+Covers the commands a manager sends, the answers' legality, MESSAGE progress lines, ERROR
+for bad input without dying, renju, and that no answer overruns the turn limit."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from engine import Board, Rule
+from engine.gomocup import BrainProcess
+
+BRAIN = [sys.executable, "-m", "webapp.cli", "pbrain"]
+START_TIMEOUT = 120.0  # the first START may compile the search core
+MOVE_TIMEOUT = 5.0
+LIMIT_MS = 500
+
+
+@pytest.fixture
+def brain() -> Iterator[BrainProcess]:
+    process = BrainProcess(BRAIN, name="ours")
+    try:
+        process.start(15, timeout=START_TIMEOUT)
+        process.info("timeout_turn", 500)
+        yield process
+    finally:
+        process.kill()
+
+
+def ask(process: BrainProcess, *lines: str, timeout: float = MOVE_TIMEOUT) -> str:
+    for line in lines:
+        process.send(line)
+    return process.read_reply(timeout)
+
+
+def parse_move(reply: str, board: Board) -> tuple[int, int]:
+    x, y = (int(v) for v in reply.split(","))
+    board.check_move((x, y))  # raises if the answer is not a legal move here
+    return (x, y)
+
+
+def test_about_names_the_engine(brain: BrainProcess) -> None:
+    about = brain.about()
+    assert about["name"] == "gomoku"
+    assert {"version", "author", "country"} <= about.keys()
+
+
+def test_begin_on_empty_board_plays_the_centre(brain: BrainProcess) -> None:
+    assert brain.begin(MOVE_TIMEOUT) == (7, 7)
+
+
+def test_turns_get_legal_answers_and_progress_messages(brain: BrainProcess) -> None:
+    board = Board()
+    board.push(brain.begin(MOVE_TIMEOUT))
+    for opponent in [(8, 8), (9, 9), (6, 10)]:
+        board.push(opponent)
+        x, y = brain.turn(opponent, MOVE_TIMEOUT)
+        board.push(parse_move(f"{x},{y}", board))
+    messages = [m for m in brain.messages if m.startswith("depth ")]
+    assert messages, "the brain printed no MESSAGE depth lines while thinking"
+    words = messages[-1].split()
+    assert words[0::2][:5] == ["depth", "score", "nodes", "nps", "pv"]
+
+
+def test_board_as_first_command_after_start(brain: BrainProcess) -> None:
+    # White to move: black has one stone more.
+    moves = [(7, 7), (8, 8), (8, 7), (6, 7), (9, 7)]
+    board = Board.from_moves(moves)
+    reply = brain.board(moves, MOVE_TIMEOUT)
+    board.check_move(reply)
+    # Blocking the open four-to-be is not asserted; only that a legal move came back and
+    # the brain can keep playing from there.
+    board.push(reply)
+    board.push(next(p for p in [(10, 7), (5, 7), (10, 10)] if board.stone_at(p) is None))
+    board.check_move(brain.turn(board.peek() or (0, 0), MOVE_TIMEOUT))
+
+
+def test_board_with_black_to_move_and_info_after_start() -> None:
+    process = BrainProcess(BRAIN)
+    try:
+        process.start(15, timeout=START_TIMEOUT)
+        for key, value in [
+            ("timeout_match", 60000),
+            ("time_left", 60000),
+            ("max_memory", 83886080),
+            ("game_type", 1),
+            ("rule", 1),
+            ("evaluate", "7,7"),
+            ("folder", "/tmp"),
+        ]:
+            process.info(key, value)
+        moves = [(7, 7), (8, 8), (7, 8), (8, 7)]
+        board = Board.from_moves(moves, rule="standard")
+        board.check_move(process.board(moves, MOVE_TIMEOUT))
+    finally:
+        process.kill()
+
+
+def test_bad_commands_get_error_and_the_brain_keeps_going(brain: BrainProcess) -> None:
+    board = Board()
+    board.push(brain.begin(MOVE_TIMEOUT))
+    assert ask(brain, "GARBAGE 1 2 3").startswith("ERROR")
+    assert ask(brain, "START 99").startswith("ERROR")
+    assert ask(brain, "TURN 15,3").startswith("ERROR")
+    assert ask(brain, "TURN -1,3").startswith("ERROR")
+    assert ask(brain, "TURN seven").startswith("ERROR")
+    assert ask(brain, "TURN 7,7").startswith("ERROR")  # occupied by the brain's own move
+    assert ask(brain, "INFO timeout_turn soon").startswith("ERROR")
+    assert ask(brain, "TAKEBACK 3,3").startswith("ERROR")  # not the last move
+    # Two own stones and no opponent stone: it cannot be the brain's turn.
+    assert ask(brain, "BOARD", "1,1,1", "2,2,1", "DONE").startswith("ERROR")
+    assert ask(brain, "BOARD", "1,1,7", "DONE").startswith("ERROR")
+    # None of that changed the game: the brain still answers the next move legally.
+    board.push((8, 8))
+    board.check_move(brain.turn((8, 8), MOVE_TIMEOUT))
+
+
+def test_game_over_is_an_error_and_changes_nothing(brain: BrainProcess) -> None:
+    # Black (the manager) has an open four; the brain (white) can block one end only.
+    black = [(3, 3), (4, 3), (5, 3), (6, 3)]
+    white = [(3, 10), (5, 10), (7, 10)]
+    moves = [black[0], white[0], black[1], white[1], black[2], white[2], black[3]]
+    board = Board.from_moves(moves)
+    board.push(brain.board(moves, MOVE_TIMEOUT))
+    end = next(p for p in [(2, 3), (7, 3)] if board.stone_at(p) is None)
+    assert ask(brain, f"TURN {end[0]},{end[1]}").startswith("ERROR")  # five: the game is over
+    # The refused move was not kept: another move is answered legally.
+    board.push((14, 14))
+    board.check_move(brain.turn((14, 14), MOVE_TIMEOUT))
+    # A position that already holds a five is refused too.
+    five = [*black, (7, 3)]
+    others = [*white, (0, 0)]
+    lines = [f"{x},{y},2" for x, y in five] + [f"{x},{y},1" for x, y in others]
+    assert ask(brain, "BOARD", *lines, "DONE").startswith("ERROR")
+
+
+def test_takeback_undoes_the_last_move(brain: BrainProcess) -> None:
+    first = brain.begin(MOVE_TIMEOUT)
+    brain.takeback(first)
+    # The board is empty again, so BEGIN is accepted and plays the centre.
+    assert brain.begin(MOVE_TIMEOUT) == (7, 7)
+
+
+def test_restart_and_other_sizes(brain: BrainProcess) -> None:
+    brain.begin(MOVE_TIMEOUT)
+    brain.restart()
+    assert brain.begin(MOVE_TIMEOUT) == (7, 7)
+    brain.start(20)
+    assert brain.begin(MOVE_TIMEOUT) == (10, 10)
+    assert ask(brain, "START 6").startswith("ERROR")
+
+
+def test_renju_rule_is_accepted_and_black_avoids_forbidden_points(brain: BrainProcess) -> None:
+    brain.info("rule", 4)
+    # Black to move with a double-three point at (7, 7).
+    moves = [(6, 7), (0, 0), (8, 7), (0, 14), (7, 6), (14, 0), (7, 8), (14, 14)]
+    board = Board.from_moves(moves, rule=Rule.RENJU)
+    assert board.is_forbidden((7, 7))
+    reply = brain.board(moves, MOVE_TIMEOUT)
+    board.check_move(reply)
+    assert not board.is_forbidden(reply)
+
+
+def test_end_exits_cleanly() -> None:
+    process = subprocess.Popen(BRAIN, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    out, _ = process.communicate("START 15\nABOUT\nEND\n", timeout=START_TIMEOUT)
+    assert process.returncode == 0
+    assert out.splitlines()[0] == "OK"
+    assert out.splitlines()[1].startswith('name="gomoku"')
+
+
+def test_no_answer_overruns_the_turn_limit() -> None:
+    """Two brains play each other at 500 ms a move; every answer must beat the limit as
+    measured by the manager, pipes and process wake-up included."""
+    limit_ms = LIMIT_MS
+    black, white = BrainProcess(BRAIN, name="black"), BrainProcess(BRAIN, name="white")
+    times: list[float] = []
+    try:
+        for process in (black, white):
+            process.start(15, timeout=START_TIMEOUT)
+            process.info("timeout_turn", limit_ms)
+        board = Board()
+        board.push(black.begin(limit_ms / 1000))
+        board.push(white.board(board.moves, limit_ms / 1000))
+        times += [black.last_move_time, white.last_move_time]
+        players = [black, white]
+        while board.move_count < 30 and not board.is_game_over():
+            mover = players[board.move_count % 2]
+            last = board.peek()
+            assert last is not None
+            start = time.perf_counter()
+            move = mover.turn(last, limit_ms / 1000)  # raises BrainTimeoutError if late
+            times.append(time.perf_counter() - start)
+            board.push(move)
+    finally:
+        black.kill()
+        white.kill()
+    print(f"max answer time {max(times) * 1000:.0f} ms over {len(times)} moves")
+    assert len(times) >= 10
+    assert max(times) < limit_ms / 1000
