@@ -69,10 +69,19 @@ class AiMove:
 class AiTicket:
     """A submitted job: ``future`` gives the ``AiMove``; ``cancel`` abandons it."""
 
-    def __init__(self, job_id: int, future: Future[AiMove], cancel: Callable[[], None]) -> None:
+    def __init__(
+        self,
+        job_id: int,
+        future: Future[AiMove],
+        cancel: Callable[[], None],
+        progress_done: threading.Event | None = None,
+    ) -> None:
         self.job_id = job_id
         self.future = future
         self._cancel = cancel
+        # Set once every progress report of the job has been delivered, so the caller can
+        # publish the move after the last report rather than before it.
+        self.progress_done = progress_done or threading.Event()
 
     def cancel(self) -> None:
         self._cancel()
@@ -159,6 +168,8 @@ def run_job(job_id: int, job: AiJob) -> AiMove:
         result = searcher.search(board, limit)
     finally:
         done.set()
+        if _progress_queue is not None:
+            _progress_queue.put((job_id, None))  # no more progress for this job
     return AiMove(
         move=(int(result.move[0]), int(result.move[1])),
         score=int(result.score),
@@ -181,6 +192,7 @@ class ProcessPoolAiRunner(AiRunner):
         self._progress: Any = self._context.Queue()
         self._cancelled: Any = self._context.Array("q", [-1] * CANCEL_SLOTS)
         self._callbacks: dict[int, ProgressCallback] = {}
+        self._drained: dict[int, threading.Event] = {}
         self._inflight: set[int] = set()
         self._lock = threading.Lock()
         self._ids = itertools.count(1)
@@ -205,6 +217,7 @@ class ProcessPoolAiRunner(AiRunner):
                 raise RuntimeError("the AI runner is shut down")
             job_id = next(self._ids)
             self._inflight.add(job_id)
+            drained = self._drained[job_id] = threading.Event()
             if on_progress is not None:
                 self._callbacks[job_id] = on_progress
             try:
@@ -214,7 +227,16 @@ class ProcessPoolAiRunner(AiRunner):
                 self._executor.shutdown(wait=False, cancel_futures=True)
                 self._executor = self._new_executor()
                 future = self._executor.submit(run_job, job_id, job)
-        future.add_done_callback(lambda _f: self._forget(job_id))
+
+        def finished(done: Future[AiMove]) -> None:
+            # A completed search ends its progress with a marker; anything else ends here.
+            if done.cancelled() or done.exception() is not None:
+                self._forget(job_id)
+            else:
+                with self._lock:
+                    self._inflight.discard(job_id)
+
+        future.add_done_callback(finished)
 
         def cancel() -> None:
             if not future.cancel():
@@ -222,12 +244,15 @@ class ProcessPoolAiRunner(AiRunner):
                     self._cancelled[job_id % CANCEL_SLOTS] = job_id
             self._forget(job_id)
 
-        return AiTicket(job_id, future, cancel)
+        return AiTicket(job_id, future, cancel, drained)
 
     def _forget(self, job_id: int) -> None:
         with self._lock:
             self._callbacks.pop(job_id, None)
             self._inflight.discard(job_id)
+            drained = self._drained.pop(job_id, None)
+        if drained is not None:
+            drained.set()
 
     def _dispatch_progress(self) -> None:
         while True:
@@ -242,6 +267,9 @@ class ProcessPoolAiRunner(AiRunner):
             if item is None:
                 return
             job_id, info = item
+            if info is None:
+                self._forget(job_id)
+                continue
             with self._lock:
                 callback = self._callbacks.get(job_id)
             if callback is not None:
@@ -258,6 +286,9 @@ class ProcessPoolAiRunner(AiRunner):
             self._callbacks.clear()
             for job_id in self._inflight:
                 self._cancelled[job_id % CANCEL_SLOTS] = job_id
+            for drained in self._drained.values():
+                drained.set()
+            self._drained.clear()
         self._executor.shutdown(wait=True, cancel_futures=True)
         with contextlib.suppress(Exception):
             self._progress.put(None)

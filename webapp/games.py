@@ -686,6 +686,7 @@ class GameService:
                     if thinking.attempt < AI_RETRIES and not self._closed:
                         self._schedule_ai(self.load(game_id), thinking.attempt + 1)
             return
+        thinking.ticket.progress_done.wait(2.0)
         record = self.store.find(game_id)
         if record is not None and record.mode == "aivai":
             # Pace engine games so spectators can follow them.
