@@ -64,6 +64,7 @@ I_NOISE = 9
 I_SEED = 10
 I_ROOT_COLOR = 11
 I_DEFENCE = 12  # defence factor in 1/100
+I_THREAT_LIMIT = 13  # node count at which a threat search gives up
 I_COUNT = 16
 
 # Value of one shape in one direction, for move ordering and evaluation.

@@ -35,6 +35,7 @@ from engine.core import (
     I_SIZE,
     I_STOPPED,
     I_STRIDE,
+    I_THREAT_LIMIT,
     MAX_PLY,
     PAD,
     WALL,
@@ -55,6 +56,7 @@ BRANCH_LIMIT = 20  # moves tried at an interior node when nothing forces the rep
 ROOT_BRANCH_LIMIT = 48
 LEAF_VCF_DEPTH = 6  # fours in a row tried at the leaves
 ROOT_VCF_DEPTH = 24
+ROOT_VCT_DEPTH = 5
 
 TT_EXACT = 1
 TT_LOWER = 2
@@ -455,7 +457,7 @@ def vcf(st: State, tb: Tables, hs: Heuristics, ply: int, budget: int) -> int:
         return 0
     if st.class_count[me, C_BLOCK4] + st.class_count[me, C_BLOCK4_FLEX3] == 0:
         return 0
-    key = st.info[I_HASH] ^ (np.int64(color) << 60)
+    key = st.info[I_HASH] ^ (np.int64(color) << 60) ^ (np.int64(budget) << 52)
     slot = key & (hs.vcf_fail.shape[0] - 1)
     if hs.vcf_fail[slot] == key:
         return 0
@@ -541,7 +543,8 @@ def _check_stop(st: State) -> bool:
         return True
     nodes = st.info[I_NODES]
     limit = st.info[I_NODE_LIMIT]
-    if (limit > 0 and nodes >= limit) or ((nodes & 1023) == 0 and st.stop[0] != 0):
+    # Reading the shared flag costs one load; checking it at every node keeps stops prompt.
+    if (limit > 0 and nodes >= limit) or st.stop[0] != 0:
         st.info[I_STOPPED] = 1
         return True
     return False
@@ -681,6 +684,84 @@ def pvs(
         flag = TT_UPPER
     _tt_store(tt, key, best_move, depth, flag, best, ply)
     return best
+
+
+@njit(I64(STATE_T, TABLES_T, HEURISTICS_T, I64, I64), cache=True)
+def vct(st: State, tb: Tables, hs: Heuristics, ply: int, budget: int) -> int:
+    """Victory by continuous threats for the side to move: plies to the win, or 0.
+
+    Attacking moves are fours and open threes. A four has one forced reply; an open three
+    must be answered, so every defence (blocking points and the defender's own fours)
+    is tried and the attack holds only if it wins against all of them. A defender's
+    four ends the line, which keeps the search sound but conservative."""
+    st.info[I_NODES] += 1
+    if st.info[I_NODES] >= st.info[I_THREAT_LIMIT] or st.stop[0] != 0:
+        return 0
+    color = side_to_move(st)
+    me = color - 1
+    op = 2 - color
+    win = vcf(st, tb, hs, ply, LEAF_VCF_DEPTH + 4)
+    if win > 0:
+        return win
+    if budget <= 0 or ply >= MAX_PLY - 16:
+        return 0
+    if st.class_count[op, C_FIVE] > 0 or st.class_count[op, C_FLEX4] > 0:
+        return 0
+    if st.class_count[me, C_FLEX3] + st.class_count[me, C_FLEX3_2X] == 0:
+        return 0
+    key = st.info[I_HASH] ^ (np.int64(color) << 59) ^ (np.int64(budget) << 52)
+    slot = key & (hs.vcf_fail.shape[0] - 1)
+    if hs.vcf_fail[slot] == key:
+        return 0
+    renju = st.info[I_RENJU] != 0
+    size = st.info[I_SIZE]
+    stride = st.info[I_STRIDE]
+    reply_ply = ply + 1
+    for wanted in (C_FLEX3_2X, C_FLEX3):
+        for y in range(size):
+            base = (y + PAD) * stride + PAD
+            for x in range(size):
+                i = base + x
+                if st.cells[i] != 0 or st.klass[me, i] != wanted:
+                    continue
+                if renju and color == 1 and forbidden_at(st, i):
+                    continue
+                place(st, tb, i, color)
+                # Every defence must lose; the defender's moves come from the generator,
+                # which lists only blocks and counter-fours while we threaten.
+                count = generate(st, hs, reply_ply, -1)
+                holds = count > 0
+                longest = 0
+                for n in range(count):
+                    reply = hs.moves[reply_ply, n]
+                    place(st, tb, reply, 3 - color)
+                    result = vct(st, tb, hs, ply + 2, budget - 1)
+                    remove(st, tb)
+                    if result == 0:
+                        holds = False
+                        break
+                    if result > longest:
+                        longest = result
+                remove(st, tb)
+                if count == 0:
+                    # No defence at all, not even a legal block: the threat wins outright.
+                    hs.vcf_line[ply] = i
+                    hs.vcf_line[ply + 1] = -1
+                    return 5
+                if holds:
+                    hs.vcf_line[ply] = i
+                    hs.vcf_line[ply + 1] = -1
+                    return longest + 2
+    hs.vcf_fail[slot] = key
+    return 0
+
+
+@njit(cache=True, nogil=True)
+def root_vct(st: State, tb: Tables, hs: Heuristics, budget: int, node_limit: int) -> int:
+    """VCT for the side to move at the root, within ``node_limit`` nodes; the first move
+    is left in ``hs.vcf_line[0]``."""
+    st.info[I_THREAT_LIMIT] = st.info[I_NODES] + node_limit
+    return vct(st, tb, hs, 0, budget)
 
 
 @njit(cache=True, nogil=True)

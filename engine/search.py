@@ -24,6 +24,9 @@ from engine.result import MATE_BOUND, IterationInfo, SearchResult
 
 ASPIRATION_WINDOW = 80
 MAX_DEPTH = 60
+# Threat search at the root: its node budget, and the least time a move must have.
+VCT_NODES = 60_000
+VCT_MIN_TIME = 0.2
 # Past this share of the time budget a new iteration would rarely finish: stop early.
 ITERATION_TIME_SHARE = 0.45
 
@@ -147,6 +150,18 @@ class Searcher:
             self._report(result)
             return result
         state.info[core.I_STOPPED] = 0
+        # Then a win by threats (fours and open threes), when there is time for it.
+        renju_black = board.rule.has_forbidden and board.turn == 1
+        if not renju_black and (limit.time is None or limit.time >= VCT_MIN_TIME) and (
+            limit.nodes is None or limit.nodes >= 4 * VCT_NODES
+        ):
+            win = core_search.root_vct(state, tables, hs, core_search.ROOT_VCT_DEPTH, VCT_NODES)
+            if win > 0 and not self._stop_flag[0]:
+                move = to_point(hs.vcf_line[0])
+                result = self._result(move, core_search.MATE - win, 1, state, [move], start)
+                self._report(result)
+                return result
+            state.info[core.I_STOPPED] = 0
 
         fallback = board.legal_moves()
         best: SearchResult | None = None
