@@ -15,6 +15,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -69,9 +70,7 @@ class _Position:
             for x in range(size):
                 grid[core.cell_of(x, y, size)] = board.cell(x, y)
         dirs = np.array([1, w, w + 1, w - 1], dtype=np.int64)
-        exact = np.array(
-            [board.rule.exact_five(True), board.rule.exact_five(False)], dtype=np.int8
-        )
+        exact = np.array([board.rule.exact_five(True), board.rule.exact_five(False)], dtype=np.int8)
         pat = np.zeros((2, w * w, core.PAT_SLOTS), dtype=np.int16)
         core.init_patterns(grid, pat, pattern_tables(), exact, dirs)
         cand = np.zeros(w * w, dtype=np.int32)
@@ -95,6 +94,10 @@ class _Position:
         return [int(c) for c in cells]
 
 
+# Indexes of the node fields in ``_Tree.arrays`` (the order of ``_Tree.FIELDS``).
+MOVE, FIRST, NCHILD, VISITS, WINS, PRIOR, PROVEN, PDIST, COMPLETE, EXPANDED = range(10)
+
+
 class _Tree:
     """The node pool: parallel arrays, root at index 0, children in contiguous blocks."""
 
@@ -114,25 +117,21 @@ class _Tree:
     def __init__(self, capacity: int) -> None:
         self.capacity = capacity
         # np.zeros maps pages lazily, so an unused pool costs little.
-        self.arrays = [np.zeros(capacity, dtype=dtype) for _, dtype in self.FIELDS]
+        self.arrays: list[npt.NDArray[Any]] = [
+            np.zeros(capacity, dtype=dtype) for _, dtype in self.FIELDS
+        ]
         self.used = 1
-        self.arrays[0][0] = -1
-
-    def field(self, name: str) -> npt.NDArray[np.generic]:
-        for (fname, _), array in zip(self.FIELDS, self.arrays, strict=True):
-            if fname == name:
-                return array
-        raise KeyError(name)
+        self.arrays[MOVE][0] = -1
 
     def children(self, node: int) -> range:
-        first = int(self.arrays[1][node])
-        return range(first, first + int(self.arrays[2][node]))
+        first = int(self.arrays[FIRST][node])
+        return range(first, first + int(self.arrays[NCHILD][node]))
 
     def child_with_move(self, node: int, cell: int) -> int | None:
-        if not self.arrays[9][node]:
+        if not self.arrays[EXPANDED][node]:
             return None
         for child in self.children(node):
-            if int(self.arrays[0][child]) == cell:
+            if int(self.arrays[MOVE][child]) == cell:
                 return child
         return None
 
@@ -216,14 +215,24 @@ class MctsSearcher:
     def _finish(self, result: SearchResult, start: float) -> SearchResult:
         elapsed = time.perf_counter() - start
         result = SearchResult(
-            result.move, result.score, result.depth, result.nodes, result.pv, elapsed,
+            result.move,
+            result.score,
+            result.depth,
+            result.nodes,
+            result.pv,
+            elapsed,
             int(result.nodes / elapsed) if elapsed > 0 else 0,
         )
         if self.on_iteration:
             self.on_iteration(
                 IterationInfo(
-                    result.depth, result.score, result.move, result.pv, result.nodes,
-                    result.nps, elapsed,
+                    result.depth,
+                    result.score,
+                    result.move,
+                    result.pv,
+                    result.nodes,
+                    result.nps,
+                    elapsed,
                 )
             )
         return result
@@ -253,8 +262,16 @@ class MctsSearcher:
         tables = pattern_tables()
         for depth in range(1, VCF_MAX_DEPTH + 1):
             cell = core.find_vcf(
-                position.grid, position.pat, tables, position.exact, position.dirs,
-                int(me), position.renju, position.size, depth, VCF_NODES_PER_DEPTH,
+                position.grid,
+                position.pat,
+                tables,
+                position.exact,
+                position.dirs,
+                int(me),
+                position.renju,
+                position.size,
+                depth,
+                VCF_NODES_PER_DEPTH,
             )
             if cell >= 0:
                 move = position.point(cell)
@@ -282,7 +299,7 @@ class MctsSearcher:
             if node is not None:
                 if node != 0:
                     tree = tree.rerooted(node)
-                self.reused_visits = int(tree.arrays[3][0])
+                self.reused_visits = int(tree.arrays[VISITS][0])
                 self._tree, self._tree_moves = tree, moves
                 return tree
         capacity = max(1024, self.tree_mb * 1024 * 1024 // NODE_BYTES)
@@ -301,7 +318,7 @@ class MctsSearcher:
         meta[core.META_RENJU] = 1 if position.renju else 0
         meta[core.META_MAX_CHILDREN] = self.max_children
         tables = pattern_tables()
-        proven = tree.arrays[6]
+        proven = tree.arrays[PROVEN]
         playouts = 0
         chunk = 8
         last_report = start
@@ -311,9 +328,19 @@ class MctsSearcher:
             chunk_start = time.perf_counter()
             asked = chunk
             done = core.run_iterations(
-                asked, self.exploration, self.prior_weight, position.grid, position.pat,
-                position.cand, position.candpos, position.ncand, tables, position.exact,
-                position.dirs, meta, *tree.arrays,
+                asked,
+                self.exploration,
+                self.prior_weight,
+                position.grid,
+                position.pat,
+                position.cand,
+                position.candpos,
+                position.ncand,
+                tables,
+                position.exact,
+                position.dirs,
+                meta,
+                *tree.arrays,
             )
             now = time.perf_counter()
             playouts += done
@@ -341,14 +368,19 @@ class MctsSearcher:
                 if self.on_iteration:
                     self.on_iteration(
                         IterationInfo(
-                            result.depth, result.score, result.move, result.pv,
-                            result.nodes, result.nps, elapsed,
+                            result.depth,
+                            result.score,
+                            result.move,
+                            result.pv,
+                            result.nodes,
+                            result.nps,
+                            elapsed,
                         )
                     )
 
     def _ranked_children(self, tree: _Tree, node: int) -> list[int]:
         """Children best first: proven wins (shortest), then by visits, proven losses last."""
-        visits, proven, pdist = tree.arrays[3], tree.arrays[6], tree.arrays[7]
+        visits, proven, pdist = tree.arrays[VISITS], tree.arrays[PROVEN], tree.arrays[PDIST]
 
         def key(child: int) -> tuple[int, int, int]:
             if proven[child] == core.PROVEN_WIN:
@@ -360,7 +392,11 @@ class MctsSearcher:
         return sorted(tree.children(node), key=key)
 
     def _result(
-        self, board: Board, tree: _Tree, meta: npt.NDArray[np.int64], playouts: int,
+        self,
+        board: Board,
+        tree: _Tree,
+        meta: npt.NDArray[np.int64],
+        playouts: int,
         elapsed: float,
     ) -> SearchResult:
         size = board.size
@@ -368,7 +404,7 @@ class MctsSearcher:
         legal = set(board.legal_moves()) if board.rule is Rule.RENJU else None
         best: int | None = None
         for child in ranked:
-            point = core.point_of(int(tree.arrays[0][child]), size)
+            point = core.point_of(int(tree.arrays[MOVE][child]), size)
             if legal is None or point in legal:
                 best = child
                 break
@@ -376,27 +412,27 @@ class MctsSearcher:
             move = sorted(board.legal_moves())[0]
             return SearchResult(move, 0, 0, playouts, [move], elapsed, 0)
         score = self._score(tree, best)
-        pv = [core.point_of(int(tree.arrays[0][best]), size)]
+        pv = [core.point_of(int(tree.arrays[MOVE][best]), size)]
         node = best
-        while tree.arrays[9][node] and tree.arrays[2][node] > 0 and len(pv) < 40:
+        while tree.arrays[EXPANDED][node] and tree.arrays[NCHILD][node] > 0 and len(pv) < 40:
             node = self._ranked_children(tree, node)[0]
-            if tree.arrays[3][node] == 0 and tree.arrays[6][node] == 0:
+            if tree.arrays[VISITS][node] == 0 and tree.arrays[PROVEN][node] == 0:
                 break
-            pv.append(core.point_of(int(tree.arrays[0][node]), size))
+            pv.append(core.point_of(int(tree.arrays[MOVE][node]), size))
         nps = int(playouts / elapsed) if elapsed > 0 else 0
         depth = int(meta[core.META_MAX_DEPTH])
         return SearchResult(pv[0], score, depth, playouts, pv, elapsed, nps)
 
     @staticmethod
     def _score(tree: _Tree, child: int) -> int:
-        proven = int(tree.arrays[6][child])
-        plies = int(tree.arrays[7][child]) + 1
+        proven = int(tree.arrays[PROVEN][child])
+        plies = int(tree.arrays[PDIST][child]) + 1
         if proven == core.PROVEN_WIN:
             return MATE - plies
         if proven == core.PROVEN_LOSS:
             return -(MATE - plies)
-        visits = int(tree.arrays[3][child])
+        visits = int(tree.arrays[VISITS][child])
         if visits == 0:
             return 0
-        rate = float(tree.arrays[4][child]) / visits
+        rate = float(tree.arrays[WINS][child]) / visits
         return round((rate - 0.5) * 2000)

@@ -214,9 +214,7 @@ def _summarise(pat: I16, side: int, c: int) -> None:
 
 
 @_compiled
-def _update_cell_line(
-    grid: I8, pat: I16, tables: I8, exact: I8, q: int, d: int, step: int
-) -> None:
+def _update_cell_line(grid: I8, pat: I16, tables: I8, exact: I8, q: int, d: int, step: int) -> None:
     key_black = 0
     key_white = 0
     power = 1
@@ -357,7 +355,7 @@ def _straight_four(grid: I8, c: int, step: int) -> bool:
     right = start + 4 * step
     if grid[left] != 0 or grid[right] != 0:
         return False
-    return grid[left - step] != 1 and grid[right + step] != 1
+    return bool(grid[left - step] != 1 and grid[right + step] != 1)
 
 
 @_compiled
@@ -592,11 +590,11 @@ def find_vcf(
         place(grid, pat, tables, exact, dirs, c, me)
         n = _five_points_through(grid, pat, dirs, me, c, points)
         if n >= 2:
-            return moves[0, index[0]]
+            return int(moves[0, index[0]])
         if n == 1:
             block = points[0]
             if renju and opp == 1 and is_forbidden(grid, dirs, block):
-                return moves[0, index[0]]
+                return int(moves[0, index[0]])
             if level + 1 < depth:
                 place(grid, pat, tables, exact, dirs, block, opp)
                 if _five_points_through(grid, pat, dirs, opp, block, points) == 0:
@@ -848,15 +846,13 @@ def _select(
         visits = t_visits[i]
         q = t_wins[i] / visits if visits > 0 else fpu
         value = (
-            q
-            + exploration * np.sqrt(log_n / (visits + 1.0))
-            + bias * t_prior[i] / (visits + 1.0)
+            q + exploration * np.sqrt(log_n / (visits + 1.0)) + bias * t_prior[i] / (visits + 1.0)
         )
         if value > best_value:
             best_value = value
             best = i
     if best < 0:
-        return fallback
+        return int(fallback)
     return best
 
 
@@ -928,15 +924,41 @@ def run_iterations(
                 if node != 0 and t_visits[node] < EXPAND_AT:
                     break
                 if not _expand(
-                    node, grid, pat, dirs, renju, side, cand, ncand, meta, t_move,
-                    t_first, t_nchild, t_visits, t_wins, t_prior, t_proven, t_pdist,
-                    t_complete, t_expanded, moves, scores,
+                    node,
+                    grid,
+                    pat,
+                    dirs,
+                    renju,
+                    side,
+                    cand,
+                    ncand,
+                    meta,
+                    t_move,
+                    t_first,
+                    t_nchild,
+                    t_visits,
+                    t_wins,
+                    t_prior,
+                    t_proven,
+                    t_pdist,
+                    t_complete,
+                    t_expanded,
+                    moves,
+                    scores,
                 ):
                     break
                 continue  # the expansion may have proven the node
             child = _select(
-                node, exploration, bias, t_first, t_nchild, t_visits, t_wins, t_prior,
-                t_proven, t_pdist,
+                node,
+                exploration,
+                bias,
+                t_first,
+                t_nchild,
+                t_visits,
+                t_wins,
+                t_prior,
+                t_proven,
+                t_pdist,
             )
             c = t_move[child]
             place(grid, pat, tables, exact, dirs, c, side)
@@ -949,8 +971,20 @@ def run_iterations(
             meta[META_MAX_DEPTH] = depth
         if winner < 0:
             winner = playout(
-                grid, pat, tables, exact, dirs, renju, cand, candpos, ncand, side, w,
-                moves, scores, meta,
+                grid,
+                pat,
+                tables,
+                exact,
+                dirs,
+                renju,
+                cand,
+                candpos,
+                ncand,
+                side,
+                w,
+                moves,
+                scores,
+                meta,
             )
         # Back up: the node at depth i was entered by root_side when i is odd. A proven
         # child settles its parent: one winning reply loses the parent's move, and a

@@ -18,10 +18,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from seed004_brain import Seed004Player  # noqa: E402
+from seed004_brain import Seed004Player
 
-from engine import Board, Color, Limit  # noqa: E402
-from engine.mcts import MctsSearcher  # noqa: E402
+from engine import Board, Color, Limit
+from engine.mcts import MctsSearcher
 
 
 def play_game(size: int, rule: str, mcts_colour: Color, seconds: float, seed: int) -> str:

@@ -79,7 +79,7 @@ class Position:
 class Node:
     """A UCT node; ``wins`` counts results for the player who moved into it."""
 
-    __slots__ = ("children", "mover", "move", "parent", "untried", "visits", "wins")
+    __slots__ = ("children", "move", "mover", "parent", "untried", "visits", "wins")
 
     def __init__(self, move: int | None, parent: Node | None, mover: int, untried: list[int]):
         self.move = move
