@@ -561,7 +561,7 @@
       }
     }
     const shown = shownPly();
-    parts.push(`<line x1="${px(shown).toFixed(1)}" y1="0" x2="${px(shown).toFixed(1)}" y2="${H}" class="eval-cursor"/>`);
+    if (points.length) parts.push(`<line x1="${px(shown).toFixed(1)}" y1="0" x2="${px(shown).toFixed(1)}" y2="${H}" class="eval-cursor"/>`);
     svg.innerHTML = parts.join("");
     svg.dataset.points = String(points.length);
   }

@@ -14,8 +14,8 @@ pytestmark = pytest.mark.e2e
 def test_ai_vs_ai_streams_moves_and_thinking(page: Page, live_server, ui) -> None:
     page.goto(live_server.url + "/#watch")
     form = page.locator("#form-aivai")
-    form.locator("select[name=black_level]").select_option("1")
-    form.locator("select[name=white_level]").select_option("2")
+    form.locator("select[name=black_level]").select_option("2")
+    form.locator("select[name=white_level]").select_option("3")
     form.get_by_role("button", name="Start match").click()
     page.wait_for_url(re.compile(r"/g/[\w-]+$"))
     expect(page.locator("#game")).to_have_attribute("data-you", "")
@@ -30,6 +30,8 @@ def test_ai_vs_ai_streams_moves_and_thinking(page: Page, live_server, ui) -> Non
         expect(side.locator(".t-pv")).to_have_text(re.compile(r"^[a-o]\d+"))
     points = int(page.locator("#eval-graph").get_attribute("data-points") or 0)
     assert points >= 3
+    # Live thinking for the position on the board is drawn as faint numbered stones.
+    page.wait_for_function("() => window.gomokuGame.board.view.pv.length > 0", timeout=30_000)
     ui.screenshot(page, "spectator-aivai")
 
     # The home page lists the game among those in progress, with a Watch link.

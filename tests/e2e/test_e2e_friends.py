@@ -76,13 +76,24 @@ def test_takeback_between_friends(browser: Browser, live_server, ui) -> None:
     contexts = [browser.new_context() for _ in range(2)]
     try:
         host, guest = (context.new_page() for context in contexts)
-        game_id = ui.create_game(contexts[0], live_server.url, mode="friend", color="black")
+        game_id = ui.create_game(
+            contexts[0],
+            live_server.url,
+            mode="friend",
+            color="black",
+            clock={"base_s": 120, "increment_s": 2},
+        )
         host.goto(f"{live_server.url}/g/{game_id}")
         guest.goto(f"{live_server.url}/g/{game_id}")
         expect(guest.locator("#game")).to_have_attribute("data-you", "white")
         expect(host.locator("#status")).to_have_text("Your turn")
+        expect(host.locator("#player-white .clock")).to_have_text("2:00")
         ui.click_point(host, 7, 7)
         expect_moves(guest, 1)
+        # White's clock runs on both screens between server updates.
+        white_clock = guest.locator("#player-white .clock")
+        expect(white_clock).to_have_class(re.compile("running"))
+        expect(white_clock).not_to_have_text("2:00", timeout=5_000)
         ui.click_point(guest, 8, 8)
         expect_moves(host, 2)
 

@@ -50,3 +50,24 @@ def test_unknown_game_shows_not_found(page, live_server, ui) -> None:
     ui.screenshot(page, "not-found")
     page.get_by_role("link", name=re.compile("lobby")).click()
     expect(page.locator("#form-ai")).to_be_visible()
+
+
+def test_renju_forbidden_points_on_a_large_board(page, live_server, ui) -> None:
+    # Black to move with two open twos crossing at k10: a double three, forbidden in renju.
+    moves = [[8, 9], [0, 0], [9, 9], [18, 0], [10, 7], [0, 18], [10, 8], [18, 18]]
+    game_id = ui.create_game(
+        page.context,
+        live_server.url,
+        mode="ai",
+        level=1,
+        color="black",
+        size=19,
+        rule="renju",
+        moves=moves,
+    )
+    page.goto(f"{live_server.url}/g/{game_id}")
+    expect(page.locator("#board")).to_have_attribute("data-size", "19")
+    state = ui.state(page)
+    assert [10, 9] in state["forbidden"]
+    page.get_by_label("Move numbers").check()
+    ui.screenshot(page, "renju-forbidden-19")
