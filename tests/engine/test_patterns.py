@@ -63,7 +63,7 @@ def test_named_shapes(line: str, free: str, exact: str) -> None:
     assert shape_of(line, exact=True) == exact
 
 
-@njit(cache=True)
+@njit
 def _window_key(line: np.ndarray, pos: int) -> int:
     key = 0
     for offset in range(-HALF, HALF + 1):
@@ -75,7 +75,7 @@ def _window_key(line: np.ndarray, pos: int) -> int:
     return key
 
 
-@njit(cache=True)
+@njit
 def _count_mismatches(length: int, table: np.ndarray, exact: bool) -> int:
     """Every line of ``length`` cells over empty/own/opponent: table vs. definitions."""
     line = np.zeros(length, dtype=np.int8)
