@@ -26,6 +26,7 @@
   let connected = false;
   let pendingMove = null;
   let sawRematchLive = false;
+  const baseTitle = document.title;
 
   const board = new window.GomokuBoard.BoardView($("board"), { onPoint: playMove });
   const showNumbers = $("toggle-numbers");
@@ -173,6 +174,7 @@
       incoming.moves.length !== state.moves.length ||
       incoming.moves.some((m, i) => !state.moves[i] || m[0] !== state.moves[i][0] || m[1] !== state.moves[i][1]);
     const rematchAppeared = !state.rematch && incoming.rematch;
+    const opponentArrived = state.status === "waiting" && incoming.status === "active";
     state = incoming;
     clockStamp = performance.now();
     pendingMove = null;
@@ -185,6 +187,7 @@
       }
       if (viewPly !== null && viewPly > state.moves.length) viewPly = null;
     }
+    if (opponentArrived && incoming.mode === "friend") toast(t("game.opponent_joined"), "info");
     if (rematchAppeared) {
       sawRematchLive = true;
       window.location.assign("/g/" + encodeURIComponent(incoming.rematch));
@@ -246,6 +249,8 @@
     root.dataset.you = state.you || "";
     root.dataset.turn = state.turn || "";
     root.classList.toggle("is-finished", state.status === "finished");
+    const myTurn = state.status === "active" && isPlayer() && state.you === state.turn;
+    document.title = (myTurn ? "● " : "") + baseTitle;
     renderBoard();
     renderPlayers();
     renderStatus();
@@ -551,6 +556,8 @@
       if (settled.length) {
         const solid = settled.map((p, i) => `${i ? "L" : "M"}${px(p.ply).toFixed(1)},${py(p.score).toFixed(1)}`).join(" ");
         parts.push(`<path d="${solid}" class="eval-line"/>`);
+        const end = settled[settled.length - 1];
+        parts.push(`<circle cx="${px(end.ply).toFixed(1)}" cy="${py(end.score).toFixed(1)}" r="2.5" class="eval-dot"/>`);
       }
       if (last.live) {
         const prev = settled.length ? settled[settled.length - 1] : null;

@@ -70,6 +70,7 @@
       "color.black_cap": "Black",
       "color.white_cap": "White",
 
+      // The same names and descriptions as engine/levels.py.
       "level.1.name": "Beginner",
       "level.1.description": "Looks one move ahead and often misjudges.",
       "level.2.name": "Casual",
@@ -80,6 +81,7 @@
       "level.4.description": "Searches one second a move.",
       "level.5.name": "Master",
       "level.5.description": "Full strength: three seconds a move.",
+
 
       "board.aria": "Gomoku board: arrow keys move the cursor, Enter plays",
       "replay.first": "First move",
@@ -127,6 +129,7 @@
       "game.copied": "Link copied",
       "game.hint_toast": "Hint: {move}",
       "game.rematch_link": "Go to the rematch →",
+      "game.opponent_joined": "Your opponent has joined",
 
       "action.copy": "Copy",
       "action.copy_link": "Copy share link",
@@ -286,6 +289,7 @@
       "game.copied": "链接已复制",
       "game.hint_toast": "提示：{move}",
       "game.rematch_link": "前往再战对局 →",
+      "game.opponent_joined": "对手已加入",
 
       "action.copy": "复制",
       "action.copy_link": "复制分享链接",
@@ -372,6 +376,7 @@
     return key in STRINGS[lang] || key in STRINGS.en;
   }
 
+
   function t(key, params) {
     let text = STRINGS[lang][key];
     if (text === undefined) text = STRINGS.en[key];
@@ -384,10 +389,13 @@
 
   function apply(root) {
     const scope = root || document;
+    // The text the page was served with is the fallback for keys this table lacks, so
+    // switching back and forth never leaves a stale translation behind.
     scope.querySelectorAll("[data-i18n]").forEach((el) => {
       const key = el.dataset.i18n;
+      if (el.dataset.i18nDefault === undefined) el.dataset.i18nDefault = el.textContent;
       const params = el.dataset.i18nCount !== undefined ? { count: el.dataset.i18nCount } : undefined;
-      if (has(key)) el.textContent = t(key, params);
+      el.textContent = has(key) ? t(key, params) : el.dataset.i18nDefault;
     });
     scope.querySelectorAll("[data-i18n-attr]").forEach((el) => {
       for (const pair of el.dataset.i18nAttr.split(";")) {
@@ -397,7 +405,9 @@
     });
     scope.querySelectorAll("[data-i18n-level]").forEach((el) => {
       const number = el.dataset.i18nLevel;
-      el.textContent = `${number} · ${t(`level.${number}.name`)}`;
+      if (el.dataset.i18nDefault === undefined) el.dataset.i18nDefault = el.textContent;
+      const key = `level.${number}.name`;
+      el.textContent = has(key) ? `${number} · ${t(key)}` : el.dataset.i18nDefault;
     });
     document.documentElement.lang = lang === "zh" ? "zh-CN" : "en";
     document.documentElement.dataset.lang = lang;

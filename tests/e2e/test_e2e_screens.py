@@ -26,8 +26,13 @@ def test_phone_layout(browser: Browser, live_server, ui) -> None:
         box = page.locator("#board").bounding_box()
         assert box is not None
         assert box["width"] >= PHONE["width"] - 2
-        side = page.locator(".side-column").bounding_box()
-        assert side is not None and side["y"] > box["y"] + box["height"] - 1
+        # Players and status sit above the board, within the first screen; actions below.
+        status = page.locator("#status").bounding_box()
+        actions = page.locator(".actions-card").bounding_box()
+        assert status is not None and actions is not None
+        assert status["y"] + status["height"] <= box["y"]
+        assert actions["y"] >= box["y"] + box["height"]
+        assert box["y"] + box["height"] <= PHONE["height"]
 
         # First tap previews, the second on the same point plays.
         x, y = ui.point_position(page, 7, 7)
