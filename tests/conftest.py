@@ -142,7 +142,7 @@ class LiveServer:
         process, self._process = self._process, None
         if process is None or process.poll() is not None:
             return
-        process.send_signal(signal.SIGINT)
+        process.send_signal(signal.SIGTERM)
         try:
             process.wait(timeout=15)
         except subprocess.TimeoutExpired:

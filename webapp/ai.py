@@ -15,6 +15,7 @@ import contextlib
 import itertools
 import logging
 import multiprocessing
+import os
 import queue
 import threading
 import time
@@ -107,15 +108,23 @@ def _init_worker(progress_queue: Any, cancelled: Any, warm_up: bool) -> None:
     global _progress_queue, _cancelled
     _progress_queue = progress_queue
     _cancelled = cancelled
+    threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True).start()
     if warm_up:
         # Compiling the search core takes seconds the first time; do it before a player
         # waits for a move.
         try:
-            from engine import Board, Limit, Searcher
+            from engine.warmup import warm_up as warm_engine
 
-            Searcher(tt_mb=1).search(Board(15), Limit(depth=1))
+            warm_engine()
         except Exception:  # a failed warm-up only costs time on the first real move
             log.exception("AI worker warm-up failed")
+
+
+def _exit_with_parent(parent_pid: int) -> None:
+    # A server killed without a clean shutdown must not leave searching workers behind.
+    while os.getppid() == parent_pid:
+        time.sleep(1.0)
+    os._exit(0)
 
 
 def _is_cancelled(job_id: int) -> bool:

@@ -31,7 +31,8 @@ Server -> client
          "takeback": null | {"by"}, "rematch": null | id, "thinking": null | {"color"}}
 
     ``thinking {game_id, color, depth, score, pv, nodes, nps, move}`` to the room during
-    AI moves; ``hint {game_id, move, score, depth, pv}`` to the asker; ``error {code,
+    AI moves (``score`` from the thinking side's point of view); ``hint {game_id, move,
+    score, depth, pv}`` to the asker; ``error {code,
     message}`` to the sender only, with code ``bad_request``, ``not_found``,
     ``not_your_turn``, ``not_a_player``, ``illegal_move``, ``stale``, ``game_over`` or
     ``rate_limited``. Points are ``[x, y]``, 0-based from the top-left. Evals are from

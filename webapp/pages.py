@@ -20,6 +20,7 @@ from flask import (
     request,
 )
 from werkzeug.exceptions import HTTPException, NotFound, RequestEntityTooLarge
+from werkzeug.wrappers import Response as BaseResponse
 
 from engine.levels import LEVELS
 from webapp.cookies import LANGUAGES, language_of, set_seat_cookie
@@ -94,7 +95,7 @@ def game_psq(game_id: str) -> Response:
 
 
 @bp.get("/lang/<code>")
-def set_language(code: str) -> Response:
+def set_language(code: str) -> BaseResponse:
     target = "/"
     referrer = request.referrer
     if referrer:

@@ -7,9 +7,14 @@ from __future__ import annotations
 
 import argparse
 import logging
+import signal
 from collections.abc import Sequence
 
 from webapp import create_app, shutdown_app
+
+
+def _stop(signum: int, _frame: object) -> None:
+    raise KeyboardInterrupt(f"signal {signum}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -20,6 +25,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(
         level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
+    # SIGTERM (service managers, test fixtures) stops as cleanly as Ctrl-C; a shell that
+    # starts the server in the background may have made it ignore SIGINT, so restore it.
+    signal.signal(signal.SIGTERM, _stop)
+    signal.signal(signal.SIGINT, _stop)
     app = create_app()
     socketio = app.extensions["socketio"]
     try:

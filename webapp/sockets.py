@@ -25,7 +25,7 @@ log = logging.getLogger(__name__)
 NAMESPACE = "/game"
 
 
-class GameNamespace(Namespace):
+class GameNamespace(Namespace):  # type: ignore[misc]
     def __init__(
         self,
         namespace: str,
@@ -50,7 +50,7 @@ class GameNamespace(Namespace):
     def _seat(self, game_id: str) -> str | None:
         return self.service.resolve_seat(game_id, request.cookies)
 
-    def _handle(self, event: str, data: Any, action: Callable[[Any], None]) -> None:
+    def _handle(self, event: str, data: Any, action: Callable[[Any], object]) -> None:
         try:
             if not self.limiter.allow(self.sid):
                 raise RateLimitedError("too many messages: slow down")
