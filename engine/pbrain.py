@@ -25,8 +25,8 @@ from engine.search import Searcher
 from engine.timecontrol import TimeControl
 
 ABOUT = 'name="gomoku", version="0.1.0", author="Gomoku project", country="CN"'
-# If the searcher has not returned this long after its budget, it is told to stop: the
-# reply must beat the manager's clock even if a search overruns its limit.
+# If the searcher has not returned this long after its budget, the brain answers without
+# it: the reply must beat the manager's clock even if a search overruns its limit.
 WATCHDOG_GRACE_S = 0.03
 
 
@@ -61,15 +61,23 @@ def _parse_int(key: str, text: str) -> int:
 class Brain:
     """The protocol state machine; ``handle`` takes one command and its BOARD block."""
 
-    def __init__(self, write: Callable[[str], None]) -> None:
+    def __init__(
+        self,
+        write: Callable[[str], None],
+        searcher_factory: Callable[..., Searcher] = Searcher,
+    ) -> None:
         self.write = write
+        self.searcher_factory = searcher_factory
         self.board: Board | None = None
         self.rule = Rule.FREESTYLE
         self.time = TimeControl()
         self.searcher: Searcher | None = None
         self._searcher_tt_mb = 0
         self._warmed = False
-        self.search_started = 0.0
+        self._write_lock = threading.Lock()
+        self._reporting = False
+        self._last_iteration: Point | None = None
+        self._pending: threading.Thread | None = None
 
     # -- helpers ----------------------------------------------------------------------
 
@@ -81,17 +89,21 @@ class Brain:
     def _get_searcher(self) -> Searcher:
         tt_mb = self.time.tt_megabytes()
         if self.searcher is None or tt_mb != self._searcher_tt_mb:
-            self.searcher = Searcher(tt_mb=tt_mb, on_iteration=self._report)
+            self.searcher = self.searcher_factory(tt_mb=tt_mb, on_iteration=self._report)
             self._searcher_tt_mb = tt_mb
         return self.searcher
 
     def _report(self, info: IterationInfo) -> None:
         size = self.board.size if self.board is not None else 15
         pv = " ".join(point_name(p, size) for p in info.pv if min(p) >= 0 and max(p) < size)
-        self.write(
-            f"MESSAGE depth {info.depth} score {info.score} nodes {info.nodes} "
-            f"nps {info.nps} pv {pv}".rstrip()
-        )
+        with self._write_lock:
+            if not self._reporting:
+                return  # the answer has gone: a late search must stay quiet
+            self._last_iteration = info.move
+            self.write(
+                f"MESSAGE depth {info.depth} score {info.score} nodes {info.nodes} "
+                f"nps {info.nps} pv {pv}".rstrip()
+            )
 
     def warm_up(self) -> None:
         """Run a tiny search once so loading and compiling the core is not charged to the
@@ -114,16 +126,7 @@ class Brain:
             move = (board.size // 2, board.size // 2)
         else:
             budget = self.time.move_budget(board.move_count // 2)
-            budget -= time.perf_counter() - received
-            budget = max(budget, 0.01)
-            searcher = self._get_searcher()
-            watchdog = threading.Timer(budget + WATCHDOG_GRACE_S, searcher.stop)
-            watchdog.daemon = True
-            watchdog.start()
-            try:
-                move = searcher.search(board, Limit(time=budget)).move
-            finally:
-                watchdog.cancel()
+            move = self._search_before(board, received + budget)
             if not self._playable(board, move):
                 move = self._fallback_move(board)
         board.push(move)
@@ -131,6 +134,45 @@ class Brain:
             spent = int((time.perf_counter() - received) * 1000)
             self.time.left_ms = max(0, self.time.left_ms - spent)
         return move
+
+    def _search_before(self, board: Board, soft_deadline: float) -> Point:
+        """Search in a thread with ``Limit(time=...)`` up to ``soft_deadline``; if the
+        searcher has not returned a little after it, answer with the best move of its last
+        finished iteration anyway and let it wind down in the background."""
+        if self._pending is not None:
+            # The previous search was told to stop; it must not share the searcher.
+            self._pending.join(timeout=max(0.0, soft_deadline - time.perf_counter()) / 2)
+            if self._pending.is_alive():
+                self.searcher = None
+            self._pending = None
+        searcher = self._get_searcher()
+        budget = max(soft_deadline - time.perf_counter(), 0.01)
+        outcome: list[Point] = []
+        done = threading.Event()
+        position = board.copy()
+
+        def run() -> None:
+            try:
+                outcome.append(searcher.search(position, Limit(time=budget)).move)
+            finally:
+                done.set()
+
+        self._last_iteration = None
+        self._reporting = True
+        worker = threading.Thread(target=run, name="search", daemon=True)
+        worker.start()
+        hard_deadline = soft_deadline + WATCHDOG_GRACE_S
+        finished = done.wait(timeout=max(0.0, hard_deadline - time.perf_counter()))
+        with self._write_lock:
+            self._reporting = False
+        if finished and outcome:
+            return outcome[0]
+        if not finished:
+            searcher.stop()
+            self._pending = worker
+        if self._last_iteration is not None:
+            return self._last_iteration
+        return self._fallback_move(board)
 
     @staticmethod
     def _playable(board: Board, move: Point) -> bool:

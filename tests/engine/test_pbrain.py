@@ -12,8 +12,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from engine import Board, Rule
+from engine import Board, Limit, Rule, Searcher, SearchResult
 from engine.gomocup import BrainProcess
+from engine.pbrain import Brain
 
 BRAIN = [sys.executable, "-m", "webapp.cli", "pbrain"]
 START_TIMEOUT = 120.0  # the first START may compile the search core
@@ -203,3 +204,24 @@ def test_no_answer_overruns_the_turn_limit() -> None:
     print(f"max answer time {max(times) * 1000:.0f} ms over {len(times)} moves")
     assert len(times) >= 10
     assert max(times) < limit_ms / 1000
+
+
+class SlowSearcher(Searcher):
+    """A searcher that overruns its time limit by far, as a stuck search would."""
+
+    def search(self, board: Board, limit: Limit) -> SearchResult:
+        time.sleep(1.5)
+        return super().search(board, Limit(depth=1))
+
+
+def test_the_brain_answers_in_time_even_if_the_search_overruns() -> None:
+    lines: list[str] = []
+    brain = Brain(lines.append, searcher_factory=SlowSearcher)
+    for command in ("START 15", "INFO timeout_turn 300", "BEGIN"):
+        brain.handle(command, [], time.perf_counter())
+    received = time.perf_counter()
+    brain.handle("TURN 8,8", [], received)
+    elapsed = time.perf_counter() - received
+    assert elapsed < 0.3
+    move = tuple(int(v) for v in lines[-1].split(","))
+    Board.from_moves([(7, 7), (8, 8)]).check_move(move)
