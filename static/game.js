@@ -386,7 +386,7 @@
     if (!result) return "";
     if (!result.winner) return result.reason === "full" ? t("result.draw_full") : t("result.draw");
     const winner = t("color." + result.winner + "_cap");
-    const loser = t("color." + (result.winner === "black" ? "white" : "black"));
+    const loser = t("color." + (result.winner === "black" ? "white" : "black") + "_lower");
     const key = "result." + (result.reason || "five");
     return t(I18N.has(key) ? key : "result.win", { winner, loser });
   }

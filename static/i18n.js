@@ -69,6 +69,8 @@
       "color.random": "Random",
       "color.black_cap": "Black",
       "color.white_cap": "White",
+      "color.black_lower": "black",
+      "color.white_lower": "white",
 
       // The same names and descriptions as engine/levels.py.
       "level.1.name": "Beginner",
@@ -231,6 +233,8 @@
       "color.random": "随机",
       "color.black_cap": "黑方",
       "color.white_cap": "白方",
+      "color.black_lower": "黑方",
+      "color.white_lower": "白方",
 
       "level.1.name": "入门",
       "level.1.description": "只看一步，常常判断失误。",

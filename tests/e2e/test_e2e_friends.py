@@ -72,7 +72,7 @@ def test_friends_play_from_a_link_with_a_spectator(browser: Browser, live_server
             context.close()
 
 
-def test_takeback_between_friends(browser: Browser, live_server, ui) -> None:
+def test_takeback_clock_and_resign_between_friends(browser: Browser, live_server, ui) -> None:
     contexts = [browser.new_context() for _ in range(2)]
     try:
         host, guest = (context.new_page() for context in contexts)
@@ -105,6 +105,11 @@ def test_takeback_between_friends(browser: Browser, live_server, ui) -> None:
             expect_moves(page, 1)
             expect(page.locator("#takeback-offer")).to_be_hidden()
         expect(guest.locator("#status")).to_have_text("Your turn")
+
+        guest.once("dialog", lambda dialog: dialog.accept())
+        guest.get_by_role("button", name="Resign").click()
+        for page in (host, guest):
+            expect(page.locator("#result-title")).to_have_text("Black wins — white resigned")
     finally:
         for context in contexts:
             context.close()
