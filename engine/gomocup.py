@@ -70,7 +70,9 @@ class BrainProcess:
         self.last_move_time = 0.0
         self.messages: list[str] = []
         self._stderr_tail: list[str] = []
-        self._lines: queue.Queue[str | None] = queue.Queue()
+        # Lines with the time they were read, so a busy caller does not inflate move times.
+        self._lines: queue.Queue[tuple[str, float] | None] = queue.Queue()
+        self._last_arrival = 0.0
         try:
             self._process = subprocess.Popen(
                 self.command,
@@ -97,7 +99,7 @@ class BrainProcess:
         stream = self._process.stdout
         assert stream is not None
         for line in stream:
-            self._lines.put(line.rstrip("\r\n"))
+            self._lines.put((line.rstrip("\r\n"), time.perf_counter()))
         self._lines.put(_EOF)
 
     def _read_stderr(self) -> None:
@@ -136,16 +138,18 @@ class BrainProcess:
     def _next_reply(self, deadline: float, doing: str) -> str:
         """The next line that is not a MESSAGE/DEBUG comment, or raise on timeout or EOF."""
         while True:
-            remaining = deadline - time.perf_counter()
-            if remaining <= 0:
-                raise BrainTimeoutError(f"brain {self.name} did not answer while {doing}")
+            # A line that arrived in time counts even if this thread looks at it late.
+            remaining = max(deadline - time.perf_counter(), 0.0)
             try:
-                line = self._lines.get(timeout=remaining)
+                item = self._lines.get(timeout=remaining)
             except queue.Empty:
                 raise BrainTimeoutError(f"brain {self.name} did not answer while {doing}") from None
-            if line is _EOF:
+            if item is _EOF:
                 self._lines.put(_EOF)  # later reads see the end too
                 raise self._crashed(doing)
+            line, self._last_arrival = item
+            if self._last_arrival > deadline:
+                raise BrainTimeoutError(f"brain {self.name} did not answer while {doing}")
             keyword = line.split(" ", 1)[0].upper()
             if keyword == "MESSAGE":
                 text = line[len("MESSAGE") :].strip()
@@ -171,7 +175,7 @@ class BrainProcess:
 
     def _await_move(self, started: float, timeout: float, doing: str) -> Point:
         reply = self._next_reply(started + timeout, doing)
-        self.last_move_time = time.perf_counter() - started
+        self.last_move_time = self._last_arrival - started
         match = _MOVE_RE.match(reply)
         if not match:
             raise BrainProtocolError(
@@ -183,8 +187,8 @@ class BrainProcess:
         """Drop replies left over from an earlier command so they are not misread."""
         with contextlib.suppress(queue.Empty):
             while True:
-                line = self._lines.get_nowait()
-                if line is _EOF:
+                item = self._lines.get_nowait()
+                if item is _EOF:
                     self._lines.put(_EOF)
                     return
 

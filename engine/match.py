@@ -169,6 +169,11 @@ def play_game(
             break
         player.move_times.append(brain.last_move_time)
         max_time[player.label] = max(max_time[player.label], brain.last_move_time)
+        if brain.last_move_time > limit:
+            # The answer was read in time but had been written too late.
+            player.time_losses += 1
+            loses(color, f"{player.display} exceeded {settings.time_ms} ms")
+            break
         try:
             board.push(move)
         except IllegalMoveError as error:

@@ -50,7 +50,7 @@ def test_short_match_between_our_brain_and_seed000(tmp_path: Path) -> None:
 def test_seed_brains_play_each_other_in_process() -> None:
     openings = parse_openings(OPENINGS)
     seed000, seed003 = Player("engine1", SEED000, "seed000"), Player("engine2", SEED003, "seed003")
-    summary = run_match(seed000, seed003, openings, MatchSettings(time_ms=1000), 2, report=False)
+    summary = run_match(seed000, seed003, openings, MatchSettings(time_ms=500), 2, report=False)
     assert summary["games"] == 2
     assert summary["time_losses"] == {"seed000": 0, "seed003": 0}
     for record in summary["records"]:  # type: ignore[attr-defined]
