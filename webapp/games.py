@@ -658,6 +658,8 @@ class GameService:
             moves=record.points,
             level=int(seat.level or 3),
             defence=float(record.settings.get("defence", 1.0)),
+            # A fresh seed per move keeps the noisy levels from replaying the same game.
+            seed=random.randrange(2**31),
         )
         game_id, version = record.id, record.version
 

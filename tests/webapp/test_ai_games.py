@@ -3,6 +3,7 @@ progress, undo, hints, engine-vs-engine games, and a restart that loses nothing.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from socket_helpers import NS, Events, create_game, join
@@ -160,3 +161,19 @@ def test_restart_keeps_games_and_resumes_the_ai(app_factory: Any, tmp_path: Any)
     assert state["turn"] == "black"
     assert runtime.store.load("resume1").moves[1].eval_score is not None
     sock.disconnect(namespace=NS)
+
+
+def test_undo_while_the_ai_thinks_cancels_its_move(
+    app: Any, client: Any, socket_factory: Any
+) -> None:
+    game_id = create_game(client, mode="ai", level=5, color="black")
+    me = join(socket_factory(client), game_id)
+    play(me, game_id, 7, 7)
+    me.wait_state(lambda s: s["thinking"] == {"color": "white"}, 10)
+    me.sock.emit("undo", {"game_id": game_id}, namespace=NS)
+    state = me.wait_state(lambda s: s["moves"] == [] and s["thinking"] is None, 10)
+    assert state["turn"] == "black"
+    # The cancelled search's move never lands (level 5 searches up to 3 s).
+    time.sleep(3.5)
+    assert app.extensions["gomoku"].store.load(game_id).points == []
+    assert me.last_state()["moves"] == []
