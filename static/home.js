@@ -137,11 +137,14 @@
         showError(importForm, t("home.import.empty"));
         return;
       }
-      submit(importForm, "/api/v1/import", {
+      const body = {
         psq,
         level: parseInt(importForm.elements.level.value, 10),
-        color: importForm.elements.color.value,
-      });
+        rule: checkedValue(importForm, "rule") || "freestyle",
+      };
+      // No colour means: play the side to move in the imported position.
+      if (importForm.elements.color.value) body.color = importForm.elements.color.value;
+      submit(importForm, "/api/v1/import", body);
     });
   }
 

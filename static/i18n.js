@@ -54,6 +54,7 @@
       "form.psq_placeholder": "Piskvorky 15x15, 11:11, 0\n8,8,0\n9,9,0",
       "form.psq_file": "Choose a .psq file",
       "form.play_as": "Play as",
+      "form.side_to_move": "Side to move",
 
       "rule.freestyle": "Freestyle",
       "rule.standard": "Standard",
@@ -218,6 +219,7 @@
       "form.psq_placeholder": "Piskvorky 15x15, 11:11, 0\n8,8,0\n9,9,0",
       "form.psq_file": "选择 .psq 文件",
       "form.play_as": "执子",
+      "form.side_to_move": "轮到的一方",
 
       "rule.freestyle": "无禁手",
       "rule.standard": "标准",
