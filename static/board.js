@@ -96,10 +96,13 @@
       const cssSize = Math.max(120, Math.floor(rect.width || canvas.clientWidth || 480));
       const ratio = window.devicePixelRatio || 1;
       const size = this.view.size;
-      // Margins hold the coordinate labels on every edge.
-      const cell = cssSize / (size - 1 + 2.3);
+      // Margins hold the coordinate labels on every edge. Labels never shrink below a
+      // readable size, so on big boards in small canvases the margin gets a floor too.
+      let cell = cssSize / (size - 1 + 2.3);
+      if (cell * 1.15 < cell * 0.5 + 16) cell = (cssSize - 32) / size;
       const origin = (cssSize - cell * (size - 1)) / 2;
-      this.geometry = { cell, origin, cssSize, ratio };
+      const labelGap = origin * 0.59;
+      this.geometry = { cell, origin, cssSize, ratio, labelGap };
       canvas.width = Math.round(cssSize * ratio);
       canvas.height = Math.round(cssSize * ratio);
       canvas.style.height = cssSize + "px";
@@ -335,7 +338,7 @@
       ctx.fillStyle = "rgba(70, 42, 14, 0.78)";
       ctx.textAlign = "center";
       ctx.textBaseline = "middle";
-      const gap = cell * 0.68;
+      const gap = this.geometry.labelGap;
       for (let i = 0; i < size; i++) {
         const p = origin + i * cell;
         const letter = COLUMNS[i];
