@@ -464,35 +464,49 @@ def vcf(st: State, tb: Tables, hs: Heuristics, ply: int, budget: int) -> int:
     renju = st.info[I_RENJU] != 0
     size = st.info[I_SIZE]
     stride = st.info[I_STRIDE]
-    # Fours that also make an open three first: they usually finish the attack.
-    for wanted in (C_BLOCK4_FLEX3, C_BLOCK4):
-        for y in range(size):
-            base = (y + PAD) * stride + PAD
-            for x in range(size):
-                i = base + x
-                if st.cells[i] != 0 or st.klass[me, i] != wanted:
-                    continue
-                if renju and color == 1 and forbidden_at(st, i):
-                    continue
-                place(st, tb, i, color)
-                block = _five_point_after_four(st, tb, me, i)
-                if block < 0:
-                    remove(st, tb)
-                    continue
-                if renju and color == 2 and forbidden_at(st, block):
-                    # Black cannot block on a forbidden point: the four wins.
-                    remove(st, tb)
-                    hs.vcf_line[ply] = i
-                    hs.vcf_line[ply + 1] = -1
-                    return 3
-                place(st, tb, block, 3 - color)
-                result = vcf(st, tb, hs, ply + 2, budget - 1)
-                remove(st, tb)
-                remove(st, tb)
-                if result > 0:
-                    hs.vcf_line[ply] = i
-                    hs.vcf_line[ply + 1] = block
-                    return result + 2
+    # One scan collects the fours; those that also make an open three go first, since
+    # they usually finish the attack.
+    fours = np.empty(64, dtype=np.int64)
+    count = 0
+    strong = 0
+    for y in range(size):
+        base = (y + PAD) * stride + PAD
+        for x in range(size):
+            i = base + x
+            if st.cells[i] != 0:
+                continue
+            klass = st.klass[me, i]
+            if klass == C_BLOCK4_FLEX3 and count < 64:
+                fours[count] = fours[strong]
+                fours[strong] = i
+                strong += 1
+                count += 1
+            elif klass == C_BLOCK4 and count < 64:
+                fours[count] = i
+                count += 1
+    for n in range(count):
+        i = fours[n]
+        if renju and color == 1 and forbidden_at(st, i):
+            continue
+        place(st, tb, i, color)
+        block = _five_point_after_four(st, tb, me, i)
+        if block < 0:
+            remove(st, tb)
+            continue
+        if renju and color == 2 and forbidden_at(st, block):
+            # Black cannot block on a forbidden point: the four wins.
+            remove(st, tb)
+            hs.vcf_line[ply] = i
+            hs.vcf_line[ply + 1] = -1
+            return 3
+        place(st, tb, block, 3 - color)
+        result = vcf(st, tb, hs, ply + 2, budget - 1)
+        remove(st, tb)
+        remove(st, tb)
+        if result > 0:
+            hs.vcf_line[ply] = i
+            hs.vcf_line[ply + 1] = block
+            return result + 2
     hs.vcf_fail[slot] = key
     return 0
 
@@ -625,9 +639,12 @@ def pvs(
 
     # Step 4. Leaves: a threat search, then the static evaluation.
     if depth <= 0:
-        win = vcf(st, tb, hs, ply, LEAF_VCF_DEPTH)
-        if win > 0:
-            return MATE - ply - win
+        # A win by fours needs a four that also makes a three, or several fours to
+        # choose from; without them the threat search is skipped.
+        if st.class_count[me, C_BLOCK4_FLEX3] > 0 or st.class_count[me, C_BLOCK4] >= 3:
+            win = vcf(st, tb, hs, ply, LEAF_VCF_DEPTH)
+            if win > 0:
+                return MATE - ply - win
         return evaluate(st)
 
     # Step 5. Generate and order the moves.
