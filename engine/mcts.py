@@ -146,14 +146,17 @@ class MctsSearcher:
     pattern scores and proven wins and losses carried up the tree.
 
     ``exploration`` is the UCT constant; ``prior_weight`` how long pattern knowledge
-    steers a child before its own results take over. With ``seed`` and a ``nodes`` limit
-    a search is repeatable."""
+    steers a child before its own results take over; ``contempt`` is how much less than
+    half a point a draw is worth to the side searching (it then prefers lines that keep
+    winning chances, and expects its opponent to steer for the draw). With ``seed`` and a
+    ``nodes`` limit a search is repeatable."""
 
     def __init__(
         self,
         *,
         exploration: float = 0.5,
         prior_weight: float = 1.0,
+        contempt: float = 0.4,
         tree_mb: int = 64,
         max_children: int = 32,
         seed: int | None = None,
@@ -162,12 +165,15 @@ class MctsSearcher:
     ) -> None:
         if exploration < 0 or prior_weight < 0:
             raise ValueError("exploration and prior_weight must not be negative")
+        if not 0 <= contempt <= 0.5:
+            raise ValueError("contempt must be between 0 and 0.5")
         if tree_mb < 1:
             raise ValueError("tree_mb must be at least 1")
         if max_children < 1:
             raise ValueError("max_children must be at least 1")
         self.exploration = exploration
         self.prior_weight = prior_weight
+        self.contempt = contempt
         self.tree_mb = tree_mb
         self.max_children = max_children
         self.seed = seed
@@ -289,6 +295,8 @@ class MctsSearcher:
             and self._tree_game == game
             and moves[: len(self._tree_moves)] == self._tree_moves
             and len(moves) - len(self._tree_moves) <= REUSE_MAX_PLIES
+            # Draws were scored for the old root's side; keep them only for that side.
+            and ((len(moves) - len(self._tree_moves)) % 2 == 0 or self.contempt == 0)
         ):
             node: int | None = 0
             for move in moves[len(self._tree_moves) :]:
@@ -331,6 +339,7 @@ class MctsSearcher:
                 asked,
                 self.exploration,
                 self.prior_weight,
+                0.5 - self.contempt,
                 position.grid,
                 position.pat,
                 position.cand,

@@ -861,6 +861,7 @@ def run_iterations(
     count: int,
     exploration: float,
     bias: float,
+    draw_score: float,
     root_grid: I8,
     root_pat: I16,
     root_cand: I32,
@@ -882,7 +883,8 @@ def run_iterations(
     t_expanded: I8,
 ) -> int:
     """Run up to ``count`` select-expand-playout-backup iterations from node 0. Returns
-    how many ran (fewer once the root is proven)."""
+    how many ran (fewer once the root is proven). A draw scores ``draw_score`` for the side
+    to move at the root and the rest for its opponent."""
     size = meta[META_SIZE]
     w = size + 2 * PAD
     renju = meta[META_RENJU] == 1
@@ -996,7 +998,7 @@ def run_iterations(
             if winner == mover:
                 t_wins[nd] += 1.0
             elif winner == 0:
-                t_wins[nd] += 0.5
+                t_wins[nd] += draw_score if mover == root_side else 1.0 - draw_score
             if i == depth or t_proven[nd] != 0:
                 continue
             below = path[i + 1]
