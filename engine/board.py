@@ -159,9 +159,7 @@ class Board:
         if not self.on_board((x, y)):
             raise IllegalMoveError(f"{x},{y} is off the {self.size}x{self.size} board")
         if self._grid[y][x]:
-            raise IllegalMoveError(
-                f"{point_name((x, y), self.size)} ({x},{y}) is already occupied"
-            )
+            raise IllegalMoveError(f"{point_name((x, y), self.size)} ({x},{y}) is already occupied")
 
     # -- playing ------------------------------------------------------------------------
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-import numpy as np
 import numba
+import numpy as np
 from numba import njit
 
 from engine import core
@@ -255,9 +255,9 @@ def _maybe_forbidden(st: State, i: int) -> bool:
     strong = 0
     for d in range(4):
         s = st.shape[0, d, i]
-        if s == OL or s == F4:
+        if s == OL or s == F4:  # noqa: SIM109 (plain comparisons compile best)
             return True
-        if s == B4 or s == F3:
+        if s == B4 or s == F3:  # noqa: SIM109
             strong += 1
     return strong >= 2
 
@@ -291,7 +291,8 @@ def evaluate(st: State) -> int:
     other_weight = 5 if color == other else 4
     defence = st.info[I_DEFENCE]
     from_root = (
-        root_weight * 100 * st.value_sum[root - 1] - other_weight * defence * st.value_sum[other - 1]
+        root_weight * 100 * st.value_sum[root - 1]
+        - other_weight * defence * st.value_sum[other - 1]
     ) // 1600
     score = from_root if color == root else -from_root
     noise = st.info[I_NOISE]
@@ -351,9 +352,12 @@ def _winning_flex4_cell(st: State, side: int) -> int:
         base = (y + PAD) * stride + PAD
         for x in range(size):
             i = base + x
-            if st.cells[i] == 0 and st.klass[side, i] == C_FLEX4:
-                if not (renju_black and forbidden_at(st, i)):
-                    return i
+            if (
+                st.cells[i] == 0
+                and st.klass[side, i] == C_FLEX4
+                and not (renju_black and forbidden_at(st, i))
+            ):
+                return i
     return -1
 
 
@@ -431,7 +435,7 @@ def _five_point_after_four(st: State, tb: Tables, side: int, i: int) -> int:
     return -1
 
 
-@njit(I64(STATE_T, TABLES_T, HEURISTICS_T, I64, I64), cache=True)
+@njit(I64(STATE_T, TABLES_T, HEURISTICS_T, I64, I64), cache=True)  # type: ignore[call-overload]
 def vcf(st: State, tb: Tables, hs: Heuristics, ply: int, budget: int) -> int:
     """Victory by continuous fours for the side to move: plies to the win, or 0.
 
@@ -515,7 +519,9 @@ def vcf(st: State, tb: Tables, hs: Heuristics, ply: int, budget: int) -> int:
 
 
 @njit(cache=True)
-def _tt_store(tt: Tt, key: np.int64, move: int, depth: int, flag: int, score: int, ply: int):
+def _tt_store(
+    tt: Tt, key: np.int64, move: int, depth: int, flag: int, score: int, ply: int
+) -> None:
     if score >= MATE_BOUND:
         score += ply
     elif score <= -MATE_BOUND:
@@ -539,7 +545,7 @@ def tt_move_of(tt: Tt, key: np.int64) -> int:
     slot = key & (tt.keys.shape[0] - 1)
     if tt.keys[slot] != key:
         return -1
-    return np.int64(tt.data[slot] & 0xFFFF) - 1
+    return int(tt.data[slot] & 0xFFFF) - 1
 
 
 @njit(cache=True)
@@ -564,7 +570,11 @@ def _check_stop(st: State) -> bool:
     return False
 
 
-@njit(I64(STATE_T, TABLES_T, TT_T, HEURISTICS_T, I64, I64, I64, I64), cache=True, nogil=True)
+@njit(
+    I64(STATE_T, TABLES_T, TT_T, HEURISTICS_T, I64, I64, I64, I64),  # type: ignore[call-overload]
+    cache=True,
+    nogil=True,
+)
 def pvs(
     st: State,
     tb: Tables,
@@ -621,10 +631,10 @@ def pvs(
     tt_move = -1
     if tt.keys[slot] == key:
         data = tt.data[slot]
-        tt_move = np.int64(data & 0xFFFF) - 1
-        tt_depth = np.int64((data >> 16) & 0xFF) - 64
-        tt_flag = np.int64((data >> 24) & 0x3)
-        tt_score = np.int64(data >> 26) - (1 << 20)
+        tt_move = int(data & 0xFFFF) - 1
+        tt_depth = int((data >> 16) & 0xFF) - 64
+        tt_flag = int((data >> 24) & 0x3)
+        tt_score = int(data >> 26) - (1 << 20)
         if tt_score >= MATE_BOUND:
             tt_score -= ply
         elif tt_score <= -MATE_BOUND:
@@ -703,7 +713,7 @@ def pvs(
     return best
 
 
-@njit(I64(STATE_T, TABLES_T, HEURISTICS_T, I64, I64), cache=True)
+@njit(I64(STATE_T, TABLES_T, HEURISTICS_T, I64, I64), cache=True)  # type: ignore[call-overload]
 def vct(st: State, tb: Tables, hs: Heuristics, ply: int, budget: int) -> int:
     """Victory by continuous threats for the side to move: plies to the win, or 0.
 

@@ -152,8 +152,10 @@ class Searcher:
         state.info[core.I_STOPPED] = 0
         # Then a win by threats (fours and open threes), when there is time for it.
         renju_black = board.rule.has_forbidden and board.turn == 1
-        if not renju_black and (limit.time is None or limit.time >= VCT_MIN_TIME) and (
-            limit.nodes is None or limit.nodes >= 4 * VCT_NODES
+        if (
+            not renju_black
+            and (limit.time is None or limit.time >= VCT_MIN_TIME)
+            and (limit.nodes is None or limit.nodes >= 4 * VCT_NODES)
         ):
             win = core_search.root_vct(state, tables, hs, core_search.ROOT_VCT_DEPTH, VCT_NODES)
             if win > 0 and not self._stop_flag[0]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -24,6 +24,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0 if args else 2
     command, rest = args[0], args[1:]
     parser.parse_args([command])
+    run: Callable[[list[str]], int | None]
     if command == "serve":
         from webapp.server import main as run
     elif command == "pbrain":

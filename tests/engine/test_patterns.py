@@ -3,8 +3,6 @@ definitions applied to whole lines."""
 
 from __future__ import annotations
 
-import itertools
-
 import numpy as np
 import pytest
 from numba import njit

@@ -15,10 +15,11 @@ from engine import (
     InvalidPointError,
     Rule,
     UnknownRuleError,
+    core,
     parse_point,
     point_name,
+    renju,
 )
-from engine import core, renju
 from engine.core_search import is_forbidden as compiled_is_forbidden
 
 

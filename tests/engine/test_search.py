@@ -174,7 +174,9 @@ def test_renju_black_never_plays_forbidden_moves_in_self_play() -> None:
 
 
 def test_game_over_board_cannot_be_searched() -> None:
-    board = Board.from_moves([(0, 0), (0, 1), (1, 0), (1, 1), (2, 0), (2, 1), (3, 0), (3, 1), (4, 0)])
+    board = Board.from_moves(
+        [(0, 0), (0, 1), (1, 0), (1, 1), (2, 0), (2, 1), (3, 0), (3, 1), (4, 0)]
+    )
     with pytest.raises(ValueError):
         Searcher().search(board, Limit(depth=1))
 
