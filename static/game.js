@@ -25,7 +25,6 @@
   let clockStamp = performance.now();
   let connected = false;
   let pendingMove = null;
-  let sawRematchLive = false;
   const baseTitle = document.title;
 
   const board = new window.GomokuBoard.BoardView($("board"), { onPoint: playMove });
@@ -106,7 +105,9 @@
 
   // ---- socket -----------------------------------------------------------------------
 
-  const socket = window.io("/game", { transports: ["websocket", "polling"] });
+  // WebSocket first: it needs no sticky sessions when several server processes share the
+  // load; long-polling remains as a fallback where WebSockets are blocked.
+  const socket = window.io("/game", { transports: ["websocket", "polling"], tryAllTransports: true });
 
   socket.on("connect", () => {
     connected = true;
@@ -189,7 +190,6 @@
     }
     if (opponentArrived && incoming.mode === "friend") toast(t("game.opponent_joined"), "info");
     if (rematchAppeared) {
-      sawRematchLive = true;
       window.location.assign("/g/" + encodeURIComponent(incoming.rematch));
       return;
     }
@@ -671,7 +671,6 @@
 
   I18N.onChange(() => render());
   render();
-  if (state.rematch && !sawRematchLive) $("rematch-link").hidden = false;
 
   window.gomokuGame = {
     get state() {
