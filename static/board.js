@@ -166,7 +166,9 @@
         if (event.pointerType === "touch") {
           // A fingertip hides the spot it taps, so the first tap previews and the second plays.
           const same =
-            this.touchPreview && this.touchPreview[0] === point[0] && this.touchPreview[1] === point[1];
+            this.touchPreview &&
+            this.touchPreview[0] === point[0] &&
+            this.touchPreview[1] === point[1];
           if (!same) {
             this.touchPreview = point;
             this.schedule();
@@ -281,7 +283,12 @@
           g.stroke();
         }
         const vignette = g.createRadialGradient(
-          cssSize / 2, cssSize / 2, cssSize * 0.25, cssSize / 2, cssSize / 2, cssSize * 0.75
+          cssSize / 2,
+          cssSize / 2,
+          cssSize * 0.25,
+          cssSize / 2,
+          cssSize / 2,
+          cssSize * 0.75,
         );
         vignette.addColorStop(0, "rgba(255,255,255,0)");
         vignette.addColorStop(1, "rgba(90,50,10,0.16)");
@@ -362,7 +369,12 @@
         ctx.shadowOffsetY = r * 0.16;
       }
       const gradient = ctx.createRadialGradient(
-        px - r * 0.35, py - r * 0.38, r * 0.08, px, py, r * 1.02
+        px - r * 0.35,
+        py - r * 0.38,
+        r * 0.08,
+        px,
+        py,
+        r * 1.02,
       );
       if (color === "black") {
         gradient.addColorStop(0, "#6b6b6b");
@@ -488,7 +500,12 @@
       ctx.strokeStyle = "#1769e0";
       ctx.lineWidth = 2;
       ctx.beginPath();
-      for (const [sx, sy] of [[-1, -1], [1, -1], [1, 1], [-1, 1]]) {
+      for (const [sx, sy] of [
+        [-1, -1],
+        [1, -1],
+        [1, 1],
+        [-1, 1],
+      ]) {
         const cx = px + sx * h;
         const cy = py + sy * h;
         ctx.moveTo(cx - sx * l, cy);

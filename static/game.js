@@ -107,7 +107,10 @@
 
   // WebSocket first: it needs no sticky sessions when several server processes share the
   // load; long-polling remains as a fallback where WebSockets are blocked.
-  const socket = window.io("/game", { transports: ["websocket", "polling"], tryAllTransports: true });
+  const socket = window.io("/game", {
+    transports: ["websocket", "polling"],
+    tryAllTransports: true,
+  });
 
   socket.on("connect", () => {
     connected = true;
@@ -129,7 +132,7 @@
   });
   socket.on("spectators", (payload) => {
     if (!payload || (payload.game_id && payload.game_id !== gameId)) return;
-    const count = typeof payload === "number" ? payload : payload.count ?? payload.spectators;
+    const count = typeof payload === "number" ? payload : (payload.count ?? payload.spectators);
     if (typeof count === "number") {
       state.spectators = count;
       $("spectator-count").textContent = String(count);
@@ -173,7 +176,9 @@
     if (incoming.version < state.version && incoming.rematch === state.rematch) return;
     const movesChanged =
       incoming.moves.length !== state.moves.length ||
-      incoming.moves.some((m, i) => !state.moves[i] || m[0] !== state.moves[i][0] || m[1] !== state.moves[i][1]);
+      incoming.moves.some(
+        (m, i) => !state.moves[i] || m[0] !== state.moves[i][0] || m[1] !== state.moves[i][1],
+      );
     const rematchAppeared = !state.rematch && incoming.rematch;
     const opponentArrived = state.status === "waiting" && incoming.status === "active";
     state = incoming;
@@ -260,7 +265,9 @@
     renderThinking();
     renderEval();
     $("spectator-count").textContent = String(state.spectators || 0);
-    const hasAi = ["black", "white"].some((c) => state.players[c] && state.players[c].kind === "ai");
+    const hasAi = ["black", "white"].some(
+      (c) => state.players[c] && state.players[c].kind === "ai",
+    );
     $("eval-card").hidden = !hasAi && !(state.evals && state.evals.length);
     $("meta-rule").textContent = t("rule." + state.rule);
     const shareUrl = window.location.origin + "/g/" + gameId;
@@ -296,7 +303,12 @@
       number: i + 1,
     }));
     if (pendingMove) {
-      stones.push({ x: pendingMove[0], y: pendingMove[1], color: state.turn, number: stones.length + 1 });
+      stones.push({
+        x: pendingMove[0],
+        y: pendingMove[1],
+        color: state.turn,
+        number: stones.length + 1,
+      });
     }
     const atEnd = shown === state.moves.length;
     const live = viewPly === null;
@@ -305,7 +317,8 @@
       stones,
       lastMove: stones.length ? [stones[stones.length - 1].x, stones[stones.length - 1].y] : null,
       winLine: atEnd && state.result && state.result.line ? state.result.line : [],
-      forbidden: live && state.status === "active" && state.turn === "black" ? state.forbidden || [] : [],
+      forbidden:
+        live && state.status === "active" && state.turn === "black" ? state.forbidden || [] : [],
       pv: currentPv(),
       showNumbers: showNumbers.checked,
       showPv: showPv.checked,
@@ -323,7 +336,9 @@
   function playerLabel(player) {
     if (!player) return "";
     if (player.kind === "ai") {
-      const levelName = I18N.has(`level.${player.level}.name`) ? t(`level.${player.level}.name`) : "";
+      const levelName = I18N.has(`level.${player.level}.name`)
+        ? t(`level.${player.level}.name`)
+        : "";
       return t("player.ai", { level: player.level }) + (levelName ? ` · ${levelName}` : "");
     }
     if (!player.name || player.name === "Guest") return t("player.guest");
@@ -351,7 +366,10 @@
       clockEl.hidden = false;
       const ms = liveClockMs(color);
       clockEl.textContent = formatClock(ms);
-      clockEl.classList.toggle("running", state.clock.running === color && state.status === "active");
+      clockEl.classList.toggle(
+        "running",
+        state.clock.running === color && state.status === "active",
+      );
       clockEl.classList.toggle("low", ms < 20000);
     }
   }
@@ -365,7 +383,11 @@
       const detail = row.querySelector(".detail");
       const dot = row.querySelector(".conn-dot");
       const openSeat =
-        !player || (player.kind === "human" && state.status === "waiting" && !player.connected && state.you !== color);
+        !player ||
+        (player.kind === "human" &&
+          state.status === "waiting" &&
+          !player.connected &&
+          state.you !== color);
       if (openSeat) {
         row.querySelector(".name").textContent = t("player.open_seat");
         detail.textContent = t("player.waiting");
@@ -374,7 +396,8 @@
         detail.textContent = t("color." + color) + " · " + t("player.engine");
         dot.className = "conn-dot ai";
       } else {
-        detail.textContent = t("color." + color) + " · " + t(player.connected ? "player.online" : "player.offline");
+        detail.textContent =
+          t("color." + color) + " · " + t(player.connected ? "player.online" : "player.offline");
         dot.className = "conn-dot " + (player.connected ? "online" : "offline");
       }
       row.classList.toggle("to-move", state.status === "active" && state.turn === color);
@@ -404,7 +427,10 @@
     } else {
       const mover = state.players[state.turn];
       if (mover && mover.kind === "ai") {
-        text = state.mode === "aivai" ? t("status.ai_side_thinking", { color: t("color." + state.turn + "_cap") }) : t("status.ai_thinking");
+        text =
+          state.mode === "aivai"
+            ? t("status.ai_side_thinking", { color: t("color." + state.turn + "_cap") })
+            : t("status.ai_thinking");
         status.classList.add("thinking");
       } else if (state.you === state.turn) {
         text = t("status.your_turn");
@@ -434,7 +460,11 @@
     }
     $("result-sub").textContent = sub;
     $("result-sub").hidden = !sub;
-    $("btn-rematch").hidden = !(isPlayer() && (state.mode === "ai" || state.mode === "friend") && !state.rematch);
+    $("btn-rematch").hidden = !(
+      isPlayer() &&
+      (state.mode === "ai" || state.mode === "friend") &&
+      !state.rematch
+    );
     const link = $("rematch-link");
     link.hidden = !state.rematch;
     if (state.rematch) link.href = "/g/" + encodeURIComponent(state.rematch);
@@ -449,12 +479,20 @@
     $("btn-hint").disabled = state.you !== state.turn;
     $("btn-resign").hidden = !(player && active);
     const takeback = state.takeback;
-    $("btn-takeback").hidden = !(state.mode === "friend" && player && active && !takeback && myMoves > 0);
+    $("btn-takeback").hidden = !(
+      state.mode === "friend" &&
+      player &&
+      active &&
+      !takeback &&
+      myMoves > 0
+    );
     const offer = $("takeback-offer");
     if (takeback && player && state.status === "active") {
       offer.hidden = false;
       const mine = takeback.by === state.you;
-      $("takeback-text").textContent = mine ? t("takeback.sent") : t("takeback.offered", { color: t("color." + takeback.by + "_cap") });
+      $("takeback-text").textContent = mine
+        ? t("takeback.sent")
+        : t("takeback.offered", { color: t("color." + takeback.by + "_cap") });
       $("btn-accept").hidden = mine;
       $("btn-decline").hidden = mine;
     } else {
@@ -499,7 +537,9 @@
 
   function renderThinking() {
     const card = $("thinking-card");
-    const aiColors = ["black", "white"].filter((c) => state.players[c] && state.players[c].kind === "ai");
+    const aiColors = ["black", "white"].filter(
+      (c) => state.players[c] && state.players[c].kind === "ai",
+    );
     card.hidden = aiColors.length === 0;
     for (const color of ["black", "white"]) {
       const side = $("thinking-" + color);
@@ -548,27 +588,40 @@
     parts.push(`<line x1="0" y1="${H / 2}" x2="${W}" y2="${H / 2}" class="eval-axis"/>`);
     const settled = points.filter((p) => !p.live);
     if (points.length) {
-      const line = points.map((p, i) => `${i ? "L" : "M"}${px(p.ply).toFixed(1)},${py(p.score).toFixed(1)}`).join(" ");
+      const line = points
+        .map((p, i) => `${i ? "L" : "M"}${px(p.ply).toFixed(1)},${py(p.score).toFixed(1)}`)
+        .join(" ");
       const first = points[0];
       const last = points[points.length - 1];
       const area = `M${px(first.ply).toFixed(1)},${H / 2} ${line.replace(/^M/, "L")} L${px(last.ply).toFixed(1)},${H / 2} Z`;
       parts.push(`<path d="${area}" class="eval-area"/>`);
       if (settled.length) {
-        const solid = settled.map((p, i) => `${i ? "L" : "M"}${px(p.ply).toFixed(1)},${py(p.score).toFixed(1)}`).join(" ");
+        const solid = settled
+          .map((p, i) => `${i ? "L" : "M"}${px(p.ply).toFixed(1)},${py(p.score).toFixed(1)}`)
+          .join(" ");
         parts.push(`<path d="${solid}" class="eval-line"/>`);
         const end = settled[settled.length - 1];
-        parts.push(`<circle cx="${px(end.ply).toFixed(1)}" cy="${py(end.score).toFixed(1)}" r="2.5" class="eval-dot"/>`);
+        parts.push(
+          `<circle cx="${px(end.ply).toFixed(1)}" cy="${py(end.score).toFixed(1)}" r="2.5" class="eval-dot"/>`,
+        );
       }
       if (last.live) {
         const prev = settled.length ? settled[settled.length - 1] : null;
         if (prev) {
-          parts.push(`<line x1="${px(prev.ply).toFixed(1)}" y1="${py(prev.score).toFixed(1)}" x2="${px(last.ply).toFixed(1)}" y2="${py(last.score).toFixed(1)}" class="eval-live-line"/>`);
+          parts.push(
+            `<line x1="${px(prev.ply).toFixed(1)}" y1="${py(prev.score).toFixed(1)}" x2="${px(last.ply).toFixed(1)}" y2="${py(last.score).toFixed(1)}" class="eval-live-line"/>`,
+          );
         }
-        parts.push(`<circle cx="${px(last.ply).toFixed(1)}" cy="${py(last.score).toFixed(1)}" r="3" class="eval-live-dot"/>`);
+        parts.push(
+          `<circle cx="${px(last.ply).toFixed(1)}" cy="${py(last.score).toFixed(1)}" r="3" class="eval-live-dot"/>`,
+        );
       }
     }
     const shown = shownPly();
-    if (points.length) parts.push(`<line x1="${px(shown).toFixed(1)}" y1="0" x2="${px(shown).toFixed(1)}" y2="${H}" class="eval-cursor"/>`);
+    if (points.length)
+      parts.push(
+        `<line x1="${px(shown).toFixed(1)}" y1="0" x2="${px(shown).toFixed(1)}" y2="${H}" class="eval-cursor"/>`,
+      );
     svg.innerHTML = parts.join("");
     svg.dataset.points = String(points.length);
   }
@@ -594,7 +647,11 @@
 
   document.addEventListener("keydown", (event) => {
     const target = event.target;
-    if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT")) return;
+    if (
+      target &&
+      (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT")
+    )
+      return;
     if (target && target.id === "board") return;
     if (event.altKey || event.ctrlKey || event.metaKey) return;
     const actions = {

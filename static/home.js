@@ -153,15 +153,43 @@
   const hero = document.getElementById("hero-board");
   if (hero && window.GomokuBoard) {
     const moves = [
-      [7, 7], [8, 6], [8, 8], [6, 6], [9, 9], [10, 10], [6, 8], [9, 8], [7, 8], [5, 8],
-      [7, 6], [7, 9], [6, 7], [5, 7], [6, 9], [5, 10], [6, 10], [4, 9], [6, 11],
+      [7, 7],
+      [8, 6],
+      [8, 8],
+      [6, 6],
+      [9, 9],
+      [10, 10],
+      [6, 8],
+      [9, 8],
+      [7, 8],
+      [5, 8],
+      [7, 6],
+      [7, 9],
+      [6, 7],
+      [5, 7],
+      [6, 9],
+      [5, 10],
+      [6, 10],
+      [4, 9],
+      [6, 11],
     ];
     const view = new window.GomokuBoard.BoardView(hero, {});
     view.update({
       size: 15,
-      stones: moves.map((m, i) => ({ x: m[0], y: m[1], color: i % 2 ? "white" : "black", number: i + 1 })),
+      stones: moves.map((m, i) => ({
+        x: m[0],
+        y: m[1],
+        color: i % 2 ? "white" : "black",
+        number: i + 1,
+      })),
       lastMove: moves[moves.length - 1],
-      winLine: [[6, 7], [6, 8], [6, 9], [6, 10], [6, 11]],
+      winLine: [
+        [6, 7],
+        [6, 8],
+        [6, 9],
+        [6, 10],
+        [6, 11],
+      ],
     });
   }
 

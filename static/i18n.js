@@ -22,7 +22,8 @@
       "home.ai.title": "Play the computer",
       "home.ai.start": "Play",
       "home.friend.title": "Play a friend",
-      "home.friend.lead": "Create a game and send the link. The first person to open it takes the other seat.",
+      "home.friend.lead":
+        "Create a game and send the link. The first person to open it takes the other seat.",
       "home.friend.start": "Create link",
       "home.aivai.title": "Watch AI vs AI",
       "home.aivai.lead": "Pick two engines and watch them think move by move.",
@@ -84,7 +85,6 @@
       "level.4.description": "Searches one second a move.",
       "level.5.name": "Master",
       "level.5.description": "Full strength: three seconds a move.",
-
 
       "board.aria": "Gomoku board: arrow keys move the cursor, Enter plays",
       "replay.first": "First move",
@@ -184,7 +184,8 @@
       "footer.text": "五子棋 · 连五取胜 · 无禁手、标准与连珠规则",
 
       "home.title": "五子连珠",
-      "home.tagline": "挑战强大的引擎、发链接约好友对局，或观看两个 AI 对战——棋盘从 7×7 到 22×22，支持无禁手、标准和连珠规则。",
+      "home.tagline":
+        "挑战强大的引擎、发链接约好友对局，或观看两个 AI 对战——棋盘从 7×7 到 22×22，支持无禁手、标准和连珠规则。",
       "home.ai.title": "人机对弈",
       "home.ai.start": "开始",
       "home.friend.title": "与好友对弈",
@@ -361,7 +362,12 @@
   // browser's memory, then what the server rendered.
   function initialLang() {
     const query = new URLSearchParams(window.location.search).get("lang");
-    for (const candidate of [query, readCookie("lang"), storedLang(), document.documentElement.dataset.lang]) {
+    for (const candidate of [
+      query,
+      readCookie("lang"),
+      storedLang(),
+      document.documentElement.dataset.lang,
+    ]) {
       if (LANGS.includes(candidate)) return candidate;
     }
     return "en";
@@ -382,13 +388,14 @@
     return key in STRINGS[lang] || key in STRINGS.en;
   }
 
-
   function t(key, params) {
     let text = STRINGS[lang][key];
     if (text === undefined) text = STRINGS.en[key];
     if (text === undefined) return key;
     if (params) {
-      text = text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+      text = text.replace(/\{(\w+)\}/g, (whole, name) =>
+        name in params ? String(params[name]) : whole,
+      );
     }
     return text;
   }
@@ -400,7 +407,8 @@
     scope.querySelectorAll("[data-i18n]").forEach((el) => {
       const key = el.dataset.i18n;
       if (el.dataset.i18nDefault === undefined) el.dataset.i18nDefault = el.textContent;
-      const params = el.dataset.i18nCount !== undefined ? { count: el.dataset.i18nCount } : undefined;
+      const params =
+        el.dataset.i18nCount !== undefined ? { count: el.dataset.i18nCount } : undefined;
       el.textContent = has(key) ? t(key, params) : el.dataset.i18nDefault;
     });
     scope.querySelectorAll("[data-i18n-attr]").forEach((el) => {
