@@ -1,5 +1,5 @@
 """Compiles (or loads from numba's on-disk cache) every compiled function the searchers
-use, by running tiny searches under each rule. Run once after installing, before timed
+(negamax and MCTS) use, by running tiny searches under each rule. Run once after installing, before timed
 play: ``python -m engine.warmup``."""
 
 from __future__ import annotations
@@ -8,6 +8,7 @@ import time
 
 from engine.board import Board
 from engine.limit import Limit
+from engine.mcts import MctsSearcher
 from engine.search import Searcher
 
 
@@ -17,6 +18,7 @@ def warm_up() -> float:
     for rule in ("freestyle", "standard", "renju"):
         board = Board.from_moves([(7, 7), (8, 8), (8, 7)], size=15, rule=rule)
         Searcher(tt_mb=1).search(board, Limit(nodes=500))
+        MctsSearcher(tree_mb=1, seed=1).search(board, Limit(nodes=50))
     return time.perf_counter() - start
 
 
