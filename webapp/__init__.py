@@ -2,11 +2,14 @@
 It depends on ``engine``; the engine never imports it.
 
 ``create_app`` reads its configuration from the environment (``SECRET_KEY``,
-``DATABASE_URL``, ``GOMOKU_INSTANCE``, ``AI_WORKERS``, ``CORS_ORIGINS``) and an optional
-``test_config`` mapping, then wires the store, the AI runner, the game service, the
-``/game`` Socket.IO namespace and the page and API blueprints together; games whose AI
-was thinking when the server stopped resume at once. ``shutdown_app`` releases the
-worker processes and the database."""
+``DATABASE_URL``, ``REDIS_URL``, ``GOMOKU_INSTANCE``, ``AI_WORKERS``, ``CORS_ORIGINS``)
+and an optional ``test_config`` mapping, then wires the store, the AI runner, the game
+service, the ``/game`` Socket.IO namespace and the page, API and health blueprints
+together; games whose AI was thinking when the server stopped resume at once. Without
+``REDIS_URL`` everything runs in this process (AI searches in its own process pool);
+with it (``multi``) Socket.IO fans out through Redis, presence is shared there and AI
+moves are RQ jobs for ``gomoku worker``. ``shutdown_app`` releases the worker processes,
+Redis and the database."""
 
 from __future__ import annotations
 
@@ -21,7 +24,9 @@ from flask_socketio import SocketIO
 
 from webapp.ai import AiRunner, ProcessPoolAiRunner
 from webapp.games import GameService
+from webapp.multi import Shared
 from webapp.presence import Presence
+from webapp.redis_presence import RedisPresence
 from webapp.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,15 +39,18 @@ class Runtime:
 
     store: Store
     runner: AiRunner
-    presence: Presence
+    presence: Presence | RedisPresence
     service: GameService
     socketio: SocketIO
     owns_runner: bool = True
+    shared: Shared | None = None
 
     def close(self) -> None:
         self.service.close()
         if self.owns_runner:
             self.runner.shutdown()
+        if self.shared is not None:
+            self.shared.close()
         self.store.close()
 
 
@@ -67,6 +75,11 @@ def _cors_origins(value: str | None) -> Any:
     return [origin.strip() for origin in value.split(",") if origin.strip()]
 
 
+def database_url(instance: Path) -> str:
+    """``DATABASE_URL`` or the SQLite file of the instance folder."""
+    return os.environ.get("DATABASE_URL") or f"sqlite:///{instance / 'gomoku.sqlite3'}"
+
+
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     test_config = dict(test_config or {})
     instance = test_config.pop("INSTANCE_PATH", None) or os.environ.get("GOMOKU_INSTANCE")
@@ -80,8 +93,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     instance_dir = Path(app.instance_path)
     instance_dir.mkdir(parents=True, exist_ok=True)
     app.config.from_mapping(
-        DATABASE_URL=os.environ.get("DATABASE_URL")
-        or f"sqlite:///{instance_dir / 'gomoku.sqlite3'}",
+        DATABASE_URL=database_url(instance_dir),
+        REDIS_URL=os.environ.get("REDIS_URL") or None,
         AI_WORKERS=int(os.environ.get("AI_WORKERS") or os.cpu_count() or 1),
         AI_WARM_UP=True,
         AI_RESUME=True,
@@ -96,39 +109,68 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(instance_dir)
 
-    from webapp import api, pages
+    from webapp import api, health, pages
     from webapp.ratelimit import RateLimiter
     from webapp.sockets import NAMESPACE, GameNamespace
 
     store = Store(app.config["DATABASE_URL"])
+    shared = Shared.connect(app.config["REDIS_URL"]) if app.config["REDIS_URL"] else None
     # Tests share one runner between apps to spare the worker start-up.
     shared_runner = app.config.get("AI_RUNNER")
-    runner = shared_runner or ProcessPoolAiRunner(
-        int(app.config["AI_WORKERS"]), warm_up=bool(app.config["AI_WARM_UP"])
-    )
-    presence = Presence()
+    runner: AiRunner
+    presence: Presence | RedisPresence
+    if shared is not None:
+        runner, presence = shared.runner, shared.presence
+        shared.presence.start_heartbeat()
+    else:
+        runner = shared_runner or ProcessPoolAiRunner(
+            int(app.config["AI_WORKERS"]), warm_up=bool(app.config["AI_WARM_UP"])
+        )
+        presence = Presence()
     service = GameService(
         store,
         runner,
         presence,
         aivai_move_s=float(app.config["AIVAI_MOVE_S"]),
         hint_time_s=float(app.config["HINT_TIME_S"]),
+        turns=shared.turns if shared is not None else None,
     )
+    options: dict[str, Any] = {}
+    if shared is not None:
+        options["client_manager"] = shared.client_manager()
     socketio = SocketIO(
         app,
         async_mode="threading",
         cors_allowed_origins=_cors_origins(app.config["CORS_ORIGINS"]),
+        **options,
     )
     limiter = RateLimiter(float(app.config["RATE_PER_S"]), float(app.config["RATE_BURST"]))
-    socketio.on_namespace(GameNamespace(NAMESPACE, service, presence, limiter))
+    socketio.on_namespace(
+        GameNamespace(
+            NAMESPACE,
+            service,
+            presence,
+            limiter,
+            check_available=shared.check_available if shared is not None else None,
+        )
+    )
     service.set_emitter(
-        lambda event, payload, to: socketio.emit(event, payload, namespace=NAMESPACE, to=to)
+        lambda event, payload, to, skip: socketio.emit(
+            event, payload, namespace=NAMESPACE, to=to, skip_sid=skip
+        )
     )
     app.extensions["gomoku"] = Runtime(
-        store, runner, presence, service, socketio, owns_runner=shared_runner is None
+        store,
+        runner,
+        presence,
+        service,
+        socketio,
+        owns_runner=shared_runner is None and shared is None,
+        shared=shared,
     )
     api.init_app(app)
     pages.init_app(app)
+    health.init_app(app)
     if app.config["AI_RESUME"]:
         service.resume()
     return app

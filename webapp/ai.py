@@ -6,7 +6,8 @@ comes back through a queue to a dispatcher thread that calls the job's ``on_prog
 ``ProcessPoolAiRunner`` runs searches in spawned worker processes (one per core by
 default) so a search never holds the server's GIL. Cancelling a ticket drops a queued job
 and asks a running one to stop; the service also ignores results whose game version has
-moved on. A queue-backed runner for multi-process deployments can implement the same
+moved on. ``search_position`` is the search itself, shared with the queue workers of
+multi-process mode (``jobs``), whose runner (``queue.QueueAiRunner``) implements the same
 interface."""
 
 from __future__ import annotations
@@ -131,8 +132,14 @@ def _is_cancelled(job_id: int) -> bool:
     return _cancelled is not None and _cancelled[job_id % CANCEL_SLOTS] == job_id
 
 
-def run_job(job_id: int, job: AiJob) -> AiMove:
-    """Search ``job``'s position and return the move; runs inside a worker process."""
+def search_position(
+    job: AiJob,
+    on_progress: ProgressCallback | None = None,
+    should_stop: Callable[[], bool] | None = None,
+) -> AiMove:
+    """Search ``job``'s position in this process: ``on_progress`` gets each finished
+    depth, ``should_stop`` is polled to end the search early. Pool workers and queue
+    workers (``jobs``) both search through here."""
     from engine import Board, Limit
     from engine.levels import get_level
 
@@ -144,41 +151,36 @@ def run_job(job_id: int, job: AiJob) -> AiMove:
     searcher_box: list[Any] = []
 
     def on_iteration(info: Any) -> None:
-        if _progress_queue is not None:
-            _progress_queue.put(
-                (
-                    job_id,
-                    {
-                        "depth": int(info.depth),
-                        "score": int(info.score),
-                        "move": [int(info.move[0]), int(info.move[1])],
-                        "pv": [[int(x), int(y)] for x, y in info.pv],
-                        "nodes": int(info.nodes),
-                        "nps": int(info.nps),
-                    },
-                )
+        if on_progress is not None:
+            on_progress(
+                {
+                    "depth": int(info.depth),
+                    "score": int(info.score),
+                    "move": [int(info.move[0]), int(info.move[1])],
+                    "pv": [[int(x), int(y)] for x, y in info.pv],
+                    "nodes": int(info.nodes),
+                    "nps": int(info.nps),
+                }
             )
-        if searcher_box and _is_cancelled(job_id):
+        if searcher_box and should_stop is not None and should_stop():
             searcher_box[0].stop()
 
     searcher = level.searcher(defence=job.defence, seed=job.seed, on_iteration=on_iteration)
     searcher_box.append(searcher)
     done = threading.Event()
 
-    def watch_cancel() -> None:
+    def watch_stop() -> None:
         while not done.wait(0.05):
-            if _is_cancelled(job_id):
+            if should_stop is not None and should_stop():
                 searcher.stop()
                 return
 
-    watcher = threading.Thread(target=watch_cancel, daemon=True)
-    watcher.start()
+    if should_stop is not None:
+        threading.Thread(target=watch_stop, daemon=True).start()
     try:
         result = searcher.search(board, limit)
     finally:
         done.set()
-        if _progress_queue is not None:
-            _progress_queue.put((job_id, None))  # no more progress for this job
     return AiMove(
         move=(int(result.move[0]), int(result.move[1])),
         score=int(result.score),
@@ -188,6 +190,20 @@ def run_job(job_id: int, job: AiJob) -> AiMove:
         time_s=float(result.time),
         nps=int(result.nps),
     )
+
+
+def run_job(job_id: int, job: AiJob) -> AiMove:
+    """Search ``job``'s position and return the move; runs inside a pool worker."""
+
+    def progress(info: dict[str, Any]) -> None:
+        if _progress_queue is not None:
+            _progress_queue.put((job_id, info))
+
+    try:
+        return search_position(job, progress, lambda: _is_cancelled(job_id))
+    finally:
+        if _progress_queue is not None:
+            _progress_queue.put((job_id, None))  # no more progress for this job
 
 
 # -- server side -----------------------------------------------------------------------

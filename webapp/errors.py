@@ -1,6 +1,7 @@
 """Named errors of the web app. Each carries the ``error`` event code of the web contract
 (``bad_request``, ``not_found``, ``not_your_turn``, ``not_a_player``, ``illegal_move``,
-``stale``, ``game_over``, ``rate_limited``) so the socket namespace and the JSON API turn
+``stale``, ``game_over``, ``rate_limited``, and ``unavailable`` while a shared service of
+multi-process mode is down) so the socket namespace and the JSON API turn
 any of them into a clear answer to the sender while nothing changes."""
 
 from __future__ import annotations
@@ -52,3 +53,11 @@ class GameFinishedError(GameActionError):
 class RateLimitedError(GameActionError):
     code = "rate_limited"
     http_status = 429
+
+
+class ServiceUnavailableError(GameActionError, ConnectionError):
+    """A shared service (Redis in multi-process mode) is down: nothing was changed, and
+    the request can be repeated once it is back."""
+
+    code = "unavailable"
+    http_status = 503

@@ -5,8 +5,11 @@ an engine ``Board`` from the stored moves, checks the request, writes the change
 compare-and-set on the game's version (``store``), and only after the commit broadcasts
 the new state to the game's room (``presence`` says who is there and which seat each
 socket holds). AI moves are searched by an ``AiRunner`` (``ai``) and applied like any
-other move; clocks (``clock``) are checked on every event and by a timer per game.
-Refusals raise the named errors of ``errors`` and change nothing."""
+other move; clocks (``clock``) are checked on every event and by a timer per game. In
+multi-process mode (``REDIS_URL``) an AI turn is instead a job on the turn queue
+(``aiqueue``) that a ``gomoku worker`` plays through ``apply_ai_move``, presence is shared
+in Redis, and any server or worker may serve any game: the store's version check settles
+every race. Refusals raise the named errors of ``errors`` and change nothing."""
 
 from __future__ import annotations
 
@@ -26,6 +29,7 @@ from engine import Board, Color, GameOverError, GomokuError
 from engine.result import MATE
 from webapp import clock as clocks
 from webapp.ai import AiJob, AiMove, AiRunner, AiTicket, wait_for
+from webapp.aiqueue import AiTurn, TurnQueue
 from webapp.errors import (
     BadRequestError,
     GameFinishedError,
@@ -38,6 +42,7 @@ from webapp.errors import (
 from webapp.messages import EngineMoveRequest, ImportRequest, NewGame
 from webapp.presence import Presence
 from webapp.psq import PsqError, parse_psq
+from webapp.redis_presence import RedisPresence
 from webapp.store import (
     GameNotFoundError,
     GameRecord,
@@ -49,7 +54,8 @@ from webapp.store import (
 
 log = logging.getLogger(__name__)
 
-Emit = Callable[[str, dict[str, Any], str], None]
+# (event, payload, room or socket id, socket ids to leave out)
+Emit = Callable[[str, dict[str, Any], str, list[str] | None], None]
 Reply = Callable[[str, dict[str, Any]], None]
 
 HINT_LEVEL = 4
@@ -58,6 +64,9 @@ ENGINE_API_LEVEL = 5
 # be compiling the search core.
 ENGINE_API_GRACE_S = 30.0
 AI_RETRIES = 2
+# Spectators coming and going are announced at most this often per game: a crowd
+# arriving must not cost a broadcast to the whole crowd per arrival.
+ANNOUNCE_S = 0.5
 
 
 def hash_token(token: str) -> str:
@@ -99,15 +108,18 @@ class GameService:
         self,
         store: Store,
         runner: AiRunner,
-        presence: Presence,
+        presence: Presence | RedisPresence,
         *,
         emit: Emit | None = None,
         aivai_move_s: float = 0.6,
         hint_time_s: float = 0.5,
+        turns: TurnQueue | None = None,
     ) -> None:
         self.store = store
         self.runner = runner
         self.presence = presence
+        # Multi-process mode: AI turns are queue jobs that workers play and commit.
+        self.turns = turns
         self._emit = emit
         self.aivai_move_s = aivai_move_s
         self.hint_time_s = hint_time_s
@@ -115,6 +127,7 @@ class GameService:
         self._locks_guard = threading.Lock()
         self._thinking: dict[str, Thinking] = {}
         self._timers: dict[str, threading.Timer] = {}
+        self._announcing: set[str] = set()
         self._closed = False
 
     # -- plumbing -----------------------------------------------------------------------
@@ -122,10 +135,12 @@ class GameService:
     def set_emitter(self, emit: Emit) -> None:
         self._emit = emit
 
-    def emit(self, event: str, payload: dict[str, Any], to: str) -> None:
+    def emit(
+        self, event: str, payload: dict[str, Any], to: str, skip: list[str] | None = None
+    ) -> None:
         if self._emit is not None and not self._closed:
             try:
-                self._emit(event, payload, to)
+                self._emit(event, payload, to, skip)
             except Exception:
                 log.exception("could not emit %s", event)
 
@@ -157,8 +172,16 @@ class GameService:
 
     # -- state --------------------------------------------------------------------------
 
-    def public_state(self, record: GameRecord, you: str | None = None) -> dict[str, Any]:
+    def public_state(
+        self,
+        record: GameRecord,
+        you: str | None = None,
+        members: list[tuple[str, str | None]] | None = None,
+    ) -> dict[str, Any]:
         board = self.board_of(record)
+        if members is None:
+            members = self.presence.members(record.id)
+        seated = {color for _, color in members if color is not None}
         turn = board.turn.label
         forbidden: list[list[int]] = []
         if record.rule == "renju" and record.status != "finished" and turn == "black":
@@ -179,11 +202,19 @@ class GameService:
                 "kind": seat.kind,
                 "name": seat.name,
                 "level": seat.level,
-                "connected": seat.kind == "ai" or self.presence.connected(record.id, color),
+                "connected": seat.kind == "ai" or color in seated,
             }
             for color, seat in sorted(record.seats.items())
         }
-        thinking = self._thinking.get(record.id)
+        thinking_color: str | None = None
+        if self.turns is not None:
+            # Workers think wherever they run: an AI seat to move means a queued or
+            # running job (a dead worker's job is re-run).
+            thinking_color = self.ai_to_move(record)
+        else:
+            thinking = self._thinking.get(record.id)
+            if thinking and thinking.version == record.version:
+                thinking_color = thinking.color
         return {
             "id": record.id,
             "mode": record.mode,
@@ -198,7 +229,7 @@ class GameService:
             "result": record.result,
             "forbidden": forbidden,
             "clock": clock_state,
-            "spectators": self.presence.spectators(record.id),
+            "spectators": sum(1 for _, color in members if color is None),
             "evals": [
                 {"ply": m.ply, "score": m.eval_score}
                 for m in record.moves
@@ -206,11 +237,7 @@ class GameService:
             ],
             "takeback": {"by": record.takeback_by} if record.takeback_by else None,
             "rematch": record.rematch_id,
-            "thinking": (
-                {"color": thinking.color}
-                if thinking and thinking.version == record.version
-                else None
-            ),
+            "thinking": {"color": thinking_color} if thinking_color else None,
         }
 
     def broadcast(self, record: GameRecord) -> None:
@@ -218,9 +245,35 @@ class GameService:
         members = self.presence.members(record.id)
         if not members:
             return
-        base = self.public_state(record)
-        for sid, color in members:
+        base = self.public_state(record, None, members)
+        # One emit reaches every spectator (on every server, through the message queue);
+        # only the seated sockets get a copy of their own.
+        seated = [(sid, color) for sid, color in members if color is not None]
+        if len(seated) < len(members):
+            self.emit("state", base, room_of(record.id), [sid for sid, _ in seated] or None)
+        for sid, color in seated:
             self.emit("state", {**base, "you": color}, sid)
+
+    def announce(self, game_id: str) -> None:
+        """Broadcast ``game_id``'s state (its spectator count changed) within
+        ``ANNOUNCE_S``, once however many changes come meanwhile."""
+        with self._locks_guard:
+            if game_id in self._announcing or self._closed:
+                return
+            self._announcing.add(game_id)
+        timer = threading.Timer(ANNOUNCE_S, self._announce_now, args=(game_id,))
+        timer.daemon = True
+        timer.start()
+
+    def _announce_now(self, game_id: str) -> None:
+        with self._locks_guard:
+            self._announcing.discard(game_id)
+        if self._closed:
+            return
+        try:
+            self.broadcast(self.load(game_id))
+        except Exception:
+            log.exception("could not announce the spectators of %s", game_id)
 
     def live_games(self, limit: int = 20) -> list[dict[str, Any]]:
         return [self.public_state(r) for r in self.store.list_games(status="active", limit=limit)]
@@ -639,6 +692,7 @@ class GameService:
         return turn if seat is not None and seat.kind == "ai" else None
 
     def _cancel_thinking(self, game_id: str) -> None:
+        # (In multi-process mode the version bump of the change itself stops the worker.)
         thinking = self._thinking.pop(game_id, None)
         if thinking is not None:
             thinking.ticket.cancel()
@@ -646,6 +700,9 @@ class GameService:
     def _schedule_ai(self, record: GameRecord, attempt: int = 0) -> None:
         color = self.ai_to_move(record)
         if color is None or self._closed:
+            return
+        if self.turns is not None:
+            self._queue_turn(record, color)
             return
         current = self._thinking.get(record.id)
         if current is not None and current.version == record.version:
@@ -674,6 +731,42 @@ class GameService:
                 target=self._on_ai_done, args=(game_id, thinking, future), daemon=True
             ).start()
         )
+
+    def _queue_turn(self, record: GameRecord, color: str) -> None:
+        seat = record.seats[color]
+        turn = AiTurn(
+            game_id=record.id,
+            version=record.version,
+            color=color,
+            level=int(seat.level or 3),
+            defence=float(record.settings.get("defence", 1.0)),
+        )
+        try:
+            self.turns.schedule(turn)  # type: ignore[union-attr]
+        except Exception as error:
+            # The move itself is committed; the workers' watchdog queues the turn once
+            # Redis answers again.
+            log.warning("could not queue the AI turn of %s: %s", record.id, error)
+
+    def apply_ai_move(self, game_id: str, version: int, color: str, stats: AiMove) -> bool:
+        """Play a worker's move if the game is still at ``version`` with ``color``'s AI to
+        move; return whether it was played. The compare-and-set in the store makes a
+        re-run job and the job it replaced unable to both play."""
+        with self._lock(game_id):
+            record = self.load(game_id)
+            if record.version != version or self.ai_to_move(record) != color:
+                return False
+            board = self.board_of(record)
+            try:
+                board.push(stats.move)
+            except GomokuError:
+                log.error("AI for game %s returned an illegal move %s", game_id, stats.move)
+                return False
+            try:
+                self._commit_move(record, board, color, stats)
+            except StaleStateError:
+                return False
+            return True
 
     def _on_ai_done(self, game_id: str, thinking: Thinking, future: Future[AiMove]) -> None:
         if future.cancelled() or self._closed:

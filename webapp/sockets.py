@@ -14,11 +14,12 @@ from typing import Any
 from flask import request
 from flask_socketio import Namespace
 
-from webapp.errors import GameActionError, RateLimitedError
+from webapp.errors import GameActionError, RateLimitedError, ServiceUnavailableError
 from webapp.games import GameService, room_of
 from webapp.messages import EVENT_PARSERS, GameRef, MoveMessage, TakebackAnswer
 from webapp.presence import Presence
 from webapp.ratelimit import RateLimiter
+from webapp.redis_presence import RedisPresence
 
 log = logging.getLogger(__name__)
 
@@ -30,13 +31,17 @@ class GameNamespace(Namespace):  # type: ignore[misc]
         self,
         namespace: str,
         service: GameService,
-        presence: Presence,
+        presence: Presence | RedisPresence,
         limiter: RateLimiter | None = None,
+        *,
+        check_available: Callable[[], None] | None = None,
     ) -> None:
         super().__init__(namespace)
         self.service = service
         self.presence = presence
         self.limiter = limiter or RateLimiter()
+        # Multi-process mode: refuse early, with ``unavailable``, while Redis is down.
+        self.check_available = check_available
 
     # -- helpers ------------------------------------------------------------------------
 
@@ -50,16 +55,31 @@ class GameNamespace(Namespace):  # type: ignore[misc]
     def _seat(self, game_id: str) -> str | None:
         return self.service.resolve_seat(game_id, request.cookies)
 
-    def _handle(self, event: str, data: Any, action: Callable[[Any], object]) -> None:
+    def _handle(self, event: str, data: Any, action: Callable[[Any], object]) -> dict[str, Any]:
+        """Run one event; the returned mapping is the Socket.IO acknowledgement, for
+        clients that ask for one (it repeats any ``error`` event)."""
         try:
             if not self.limiter.allow(self.sid):
                 raise RateLimitedError("too many messages: slow down")
-            action(EVENT_PARSERS[event](data))
+            parsed = EVENT_PARSERS[event](data)
+            if self.check_available is not None:
+                self.check_available()
+            action(parsed)
         except GameActionError as error:
-            self._error(error.code, error.message)
+            return self._refuse(error)
         except Exception:
+            if self.check_available is not None:
+                try:
+                    self.check_available()
+                except ServiceUnavailableError as outage:
+                    return self._refuse(outage)
             log.exception("socket event %s failed", event)
-            self._error("bad_request", "the server could not handle that request")
+            return self._refuse(GameActionError("the server could not handle that request"))
+        return {"ok": True}
+
+    def _refuse(self, error: GameActionError) -> dict[str, Any]:
+        self._error(error.code, error.message)
+        return {"ok": False, "error": {"code": error.code, "message": error.message}}
 
     # -- connection ---------------------------------------------------------------------
 
@@ -69,37 +89,44 @@ class GameNamespace(Namespace):  # type: ignore[misc]
     def on_disconnect(self, *args: Any) -> None:
         sid = self.sid
         self.limiter.forget(sid)
-        for game_id in self.presence.leave_all(sid):
-            try:
-                self.service.broadcast(self.service.load(game_id))
-            except Exception:
-                log.exception("could not announce a disconnect from %s", game_id)
+        try:
+            games = self.presence.leave_all(sid)
+        except Exception:
+            log.exception("could not record the disconnect of %s", sid)
+            return
+        for game_id in games:
+            self.service.announce(game_id)
 
     # -- events -------------------------------------------------------------------------
 
-    def on_join(self, data: Any = None) -> None:
+    def on_join(self, data: Any = None) -> dict[str, Any]:
         def join(ref: GameRef) -> None:
             record = self.service.load(ref.game_id)
             record = self.service.settle(record)
             color = self.service.seat_from_cookies(record, request.cookies)
             self.enter_room(self.sid, room_of(ref.game_id))
             self.presence.join(ref.game_id, self.sid, color)
-            self.service.broadcast(record)
+            if color is None:
+                # A spectator gets the state now; the room hears of them with others.
+                self.service.emit("state", self.service.public_state(record), self.sid)
+                self.service.announce(ref.game_id)
+            else:
+                self.service.broadcast(record)
 
-        self._handle("join", data, join)
+        return self._handle("join", data, join)
 
-    def on_move(self, data: Any = None) -> None:
+    def on_move(self, data: Any = None) -> dict[str, Any]:
         def move(msg: MoveMessage) -> None:
             self.service.play(msg.game_id, self._seat(msg.game_id), msg.x, msg.y, msg.version)
 
-        self._handle("move", data, move)
+        return self._handle("move", data, move)
 
-    def on_undo(self, data: Any = None) -> None:
-        self._handle(
+    def on_undo(self, data: Any = None) -> dict[str, Any]:
+        return self._handle(
             "undo", data, lambda ref: self.service.undo(ref.game_id, self._seat(ref.game_id))
         )
 
-    def on_hint(self, data: Any = None) -> None:
+    def on_hint(self, data: Any = None) -> dict[str, Any]:
         sid = self.sid
 
         def hint(ref: GameRef) -> None:
@@ -108,27 +135,27 @@ class GameNamespace(Namespace):  # type: ignore[misc]
 
             self.service.hint(ref.game_id, self._seat(ref.game_id), reply)
 
-        self._handle("hint", data, hint)
+        return self._handle("hint", data, hint)
 
-    def on_takeback_request(self, data: Any = None) -> None:
-        self._handle(
+    def on_takeback_request(self, data: Any = None) -> dict[str, Any]:
+        return self._handle(
             "takeback_request",
             data,
             lambda ref: self.service.request_takeback(ref.game_id, self._seat(ref.game_id)),
         )
 
-    def on_takeback_answer(self, data: Any = None) -> None:
+    def on_takeback_answer(self, data: Any = None) -> dict[str, Any]:
         def answer(msg: TakebackAnswer) -> None:
             self.service.answer_takeback(msg.game_id, self._seat(msg.game_id), msg.accept)
 
-        self._handle("takeback_answer", data, answer)
+        return self._handle("takeback_answer", data, answer)
 
-    def on_resign(self, data: Any = None) -> None:
-        self._handle(
+    def on_resign(self, data: Any = None) -> dict[str, Any]:
+        return self._handle(
             "resign", data, lambda ref: self.service.resign(ref.game_id, self._seat(ref.game_id))
         )
 
-    def on_rematch(self, data: Any = None) -> None:
-        self._handle(
+    def on_rematch(self, data: Any = None) -> dict[str, Any]:
+        return self._handle(
             "rematch", data, lambda ref: self.service.rematch(ref.game_id, self._seat(ref.game_id))
         )

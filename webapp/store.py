@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import create_engine, delete, event, select, update
+from sqlalchemy import create_engine, delete, event, func, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, selectinload, sessionmaker
 
@@ -179,6 +179,31 @@ class Store:
     def active_game_ids(self) -> list[str]:
         with self._session() as session:
             return list(session.scalars(select(Game.id).where(Game.status == "active")))
+
+    def version_of(self, game_id: str) -> int | None:
+        """The game's current version (None if there is no such game): a cheap check
+        for a long search whether its position is still the game's."""
+        with self._session() as session:
+            return session.scalar(select(Game.version).where(Game.id == game_id))
+
+    def ai_turns(self) -> list[tuple[str, int, str, int, float]]:
+        """Every active game whose side to move is an AI seat, as (id, version, colour,
+        level, defence): what the queue workers' watchdog checks is being played."""
+        counts = select(Move.game_id, func.count().label("plies")).group_by(Move.game_id).subquery()
+        query = (
+            select(Game.id, Game.version, Game.settings, counts.c.plies, Seat.color, Seat.level)
+            .join(Seat, Seat.game_id == Game.id)
+            .outerjoin(counts, counts.c.game_id == Game.id)
+            .where(Game.status == "active", Seat.kind == "ai")
+        )
+        turns = []
+        with self._session() as session:
+            for game_id, version, settings, plies, color, level in session.execute(query):
+                to_move = "black" if (plies or 0) % 2 == 0 else "white"
+                if color == to_move:
+                    defence = float((settings or {}).get("defence", 1.0))
+                    turns.append((game_id, int(version), color, int(level or 3), defence))
+        return turns
 
     # -- writing ------------------------------------------------------------------------
 

@@ -1,0 +1,206 @@
+"""The AI turn queue of multi-process mode: AI moves as RQ jobs on Redis, with a lease so
+a turn whose worker died is played by another.
+
+``TurnQueue.schedule`` queues one RQ job per AI turn (a game at a version with an AI seat
+to move). A Redis key per turn, ``gomoku:turn:<game id>:<version>``, makes the turn
+queued at most once: it reads ``queued`` while the job waits, then becomes the lease of
+the worker that ``claim``-ed it, which ``renew``-s it several times a second while it
+searches. A worker killed mid-search stops renewing; the key expires and the watchdog
+(``find_orphans``, run by every worker) queues the turn again. Whichever job finishes
+first commits its move with the store's version check, so a turn is played exactly once.
+``QueueAiRunner`` sends hints and stateless engine searches through the same queue and
+waits for their results. Workers run the jobs in ``jobs``."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from concurrent.futures import Future
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from webapp.ai import AiJob, AiMove, AiRunner, AiTicket, ProgressCallback
+
+log = logging.getLogger(__name__)
+
+QUEUE_NAME = "gomoku-ai"
+LEASE_MS = 1500
+QUEUED_TTL_S = 3600
+JOB_TIMEOUT_S = 300
+SEARCH_RESULT_TTL_S = 120
+POLL_S = 0.02
+
+# Take the turn if it is queued (or its key vanished); refuse a turn another worker holds.
+_CLAIM = """
+local value = redis.call('GET', KEYS[1])
+if value and value ~= 'queued' and value ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1
+"""
+_RENEW = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+end
+return 0
+"""
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+
+@dataclass(frozen=True)
+class AiTurn:
+    """The AI seat ``color`` is to move in ``game_id`` at ``version``."""
+
+    game_id: str
+    version: int
+    color: str
+    level: int
+    defence: float = 1.0
+
+    @property
+    def key(self) -> str:
+        return f"gomoku:turn:{self.game_id}:{self.version}"
+
+
+class TurnQueue:
+    def __init__(self, redis: Any, *, queue_name: str = QUEUE_NAME, lease_ms: int = LEASE_MS):
+        from rq import Queue
+
+        self.redis = redis
+        self.queue = Queue(queue_name, connection=redis)
+        self.lease_ms = lease_ms
+        self._claim = redis.register_script(_CLAIM)
+        self._renew = redis.register_script(_RENEW)
+        self._release = redis.register_script(_RELEASE)
+
+    def schedule(self, turn: AiTurn) -> bool:
+        """Queue ``turn`` unless it is queued or being played already."""
+        if not self.redis.set(turn.key, "queued", nx=True, ex=QUEUED_TTL_S):
+            return False
+        try:
+            self.queue.enqueue_call(
+                "webapp.jobs.play_turn",
+                kwargs=asdict(turn),
+                timeout=JOB_TIMEOUT_S,
+                result_ttl=60,
+                failure_ttl=3600,
+                description=f"AI turn {turn.game_id}@{turn.version}",
+            )
+        except Exception:
+            self.redis.delete(turn.key)
+            raise
+        return True
+
+    def claim(self, turn: AiTurn, owner: str) -> bool:
+        return bool(self._claim(keys=[turn.key], args=[owner, self.lease_ms]))
+
+    def renew(self, turn: AiTurn, owner: str) -> bool:
+        return bool(self._renew(keys=[turn.key], args=[owner, self.lease_ms]))
+
+    def release(self, turn: AiTurn, owner: str) -> None:
+        self._release(keys=[turn.key], args=[owner])
+
+    def find_orphans(self, turns: list[AiTurn]) -> list[AiTurn]:
+        """The turns that nobody has queued or holds: never queued (a server died
+        between commit and enqueue, or Redis was down) or whose worker died."""
+        if not turns:
+            return []
+        pipe = self.redis.pipeline()
+        for turn in turns:
+            pipe.exists(turn.key)
+        return [turn for turn, exists in zip(turns, pipe.execute(), strict=True) if not exists]
+
+
+class QueueAiRunner(AiRunner):
+    """Hints and stateless searches as RQ jobs; one thread polls their results."""
+
+    def __init__(self, redis: Any, *, queue_name: str = QUEUE_NAME) -> None:
+        from rq import Queue
+
+        self.queue = Queue(queue_name, connection=redis)
+        self._pending: dict[str, tuple[Any, Future[AiMove]]] = {}
+        self._lock = threading.Lock()
+        self._wake = threading.Event()
+        self._closed = False
+        self._poller = threading.Thread(target=self._poll, name="ai-results", daemon=True)
+        self._poller.start()
+
+    def submit(self, job: AiJob, on_progress: ProgressCallback | None = None) -> AiTicket:
+        if self._closed:
+            raise RuntimeError("the AI runner is shut down")
+        rq_job = self.queue.enqueue_call(
+            "webapp.jobs.search",
+            kwargs={"job": asdict(job)},
+            timeout=JOB_TIMEOUT_S,
+            result_ttl=SEARCH_RESULT_TTL_S,
+            failure_ttl=SEARCH_RESULT_TTL_S,
+            description="AI search",
+        )
+        future: Future[AiMove] = Future()
+        with self._lock:
+            self._pending[rq_job.id] = (rq_job, future)
+        self._wake.set()
+
+        def cancel() -> None:
+            if future.cancel():
+                with self._lock:
+                    self._pending.pop(rq_job.id, None)
+                try:
+                    rq_job.cancel()
+                except Exception as error:  # already running or gone: its result is ignored
+                    log.debug("could not cancel search job %s: %s", rq_job.id, error)
+
+        ticket = AiTicket(0, future, cancel)
+        ticket.progress_done.set()
+        return ticket
+
+    def _poll(self) -> None:
+        while not self._closed:
+            with self._lock:
+                pending = list(self._pending.items())
+            if not pending:
+                self._wake.wait(0.5)
+                self._wake.clear()
+                continue
+            for job_id, (rq_job, future) in pending:
+                try:
+                    status = rq_job.get_status(refresh=True)
+                except Exception as error:  # Redis down: keep waiting
+                    log.debug("could not poll job %s: %s", job_id, error)
+                    continue
+                status = getattr(status, "value", status)
+                if status not in ("finished", "failed", "canceled", "stopped"):
+                    continue
+                with self._lock:
+                    self._pending.pop(job_id, None)
+                if future.done():
+                    continue
+                if status == "finished":
+                    data = rq_job.return_value()
+                    future.set_result(_ai_move(data))
+                else:
+                    future.set_exception(RuntimeError(f"the search job ended {status}"))
+            time.sleep(POLL_S)
+
+    def shutdown(self) -> None:
+        self._closed = True
+        self._wake.set()
+        with self._lock:
+            pending, self._pending = self._pending, {}
+        for _, future in pending.values():
+            future.cancel()
+
+
+def _ai_move(data: dict[str, Any]) -> AiMove:
+    return AiMove(
+        move=(int(data["move"][0]), int(data["move"][1])),
+        score=int(data["score"]),
+        depth=int(data["depth"]),
+        nodes=int(data["nodes"]),
+        pv=[(int(x), int(y)) for x, y in data["pv"]],
+        time_s=float(data.get("time_s", 0.0)),
+        nps=int(data.get("nps", 0)),
+    )
