@@ -144,6 +144,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         cors_allowed_origins=_cors_origins(app.config["CORS_ORIGINS"]),
         **options,
     )
+    if shared is not None and not socketio.server.manager_initialized:
+        # Subscribe to the message queue now, not at the first connection, so moves made
+        # on other servers reach this one's sockets from the start (and health says so).
+        socketio.server.manager_initialized = True
+        socketio.server.manager.initialize()
     limiter = RateLimiter(float(app.config["RATE_PER_S"]), float(app.config["RATE_BURST"]))
     socketio.on_namespace(
         GameNamespace(

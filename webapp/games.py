@@ -180,7 +180,11 @@ class GameService:
     ) -> dict[str, Any]:
         board = self.board_of(record)
         if members is None:
-            members = self.presence.members(record.id)
+            try:
+                members = self.presence.members(record.id)
+            except Exception as error:  # shared presence down: the game itself is readable
+                log.warning("presence of %s unavailable: %s", record.id, error)
+                members = []
         seated = {color for _, color in members if color is not None}
         turn = board.turn.label
         forbidden: list[list[int]] = []
@@ -242,7 +246,13 @@ class GameService:
 
     def broadcast(self, record: GameRecord) -> None:
         """Send the state to every socket in the game's room, each with its own seat."""
-        members = self.presence.members(record.id)
+        try:
+            members = self.presence.members(record.id)
+        except Exception as error:
+            # Shared presence is down (a Redis outage): the change is stored, and every
+            # client gets the full state when it rejoins or at the next change.
+            log.warning("could not broadcast %s: %s", record.id, error)
+            return
         if not members:
             return
         base = self.public_state(record, None, members)

@@ -6,7 +6,10 @@ namespace use either. A room is a Redis hash ``gomoku:room:<game id>`` of socket
 ``<server id>|<colour>``; each server refreshes a short-lived key ``gomoku:server:<id>``
 once a second, so sockets of a server that was killed drop out of rooms (and out of the
 ``connected`` flags and spectator counts) within seconds instead of haunting them.
-Workers read rooms to broadcast states but never join them."""
+Each server also keeps its own sockets' entries in memory and writes them back when its
+key has vanished (Redis restarted empty after an outage), so the sockets that stayed
+connected keep getting their states. Workers read rooms to broadcast states but never
+join them."""
 
 from __future__ import annotations
 
@@ -39,6 +42,9 @@ class RedisPresence:
         self.server_id = server_id or uuid.uuid4().hex[:12]
         self._stop = threading.Event()
         self._heartbeat: threading.Thread | None = None
+        self._lock = threading.Lock()
+        # This server's own sockets: sid -> {game id: colour or ""}.
+        self._local: dict[str, dict[str, str]] = {}
 
     # -- server liveness ----------------------------------------------------------------
 
@@ -51,7 +57,22 @@ class RedisPresence:
         self._heartbeat.start()
 
     def beat(self) -> None:
-        self.redis.set(server_key(self.server_id), "1", px=SERVER_TTL_MS)
+        previous = self.redis.set(server_key(self.server_id), "1", px=SERVER_TTL_MS, get=True)
+        if previous is None:
+            self._write_back()
+
+    def _write_back(self) -> None:
+        with self._lock:
+            local = {sid: dict(games) for sid, games in self._local.items()}
+        if not local:
+            return
+        pipe = self.redis.pipeline()
+        for sid, games in local.items():
+            for game_id, color in games.items():
+                pipe.hset(room_key(game_id), sid, f"{self.server_id}|{color}")
+                pipe.sadd(sid_key(sid), game_id)
+        pipe.execute()
+        log.info("presence of %d sockets written back to Redis", len(local))
 
     def _beat_forever(self) -> None:
         while not self._stop.wait(HEARTBEAT_S):
@@ -66,6 +87,8 @@ class RedisPresence:
     # -- rooms --------------------------------------------------------------------------
 
     def join(self, game_id: str, sid: str, color: str | None) -> None:
+        with self._lock:
+            self._local.setdefault(sid, {})[game_id] = color or ""
         pipe = self.redis.pipeline()
         pipe.hset(room_key(game_id), sid, f"{self.server_id}|{color or ''}")
         pipe.sadd(sid_key(sid), game_id)
@@ -73,15 +96,16 @@ class RedisPresence:
 
     def leave_all(self, sid: str) -> list[str]:
         """Forget a socket; return the games it was in."""
-        games = sorted(
-            g.decode() if isinstance(g, bytes) else g for g in self.redis.smembers(sid_key(sid))
-        )
+        with self._lock:
+            games = set(self._local.pop(sid, {}))
+        for game_id in self.redis.smembers(sid_key(sid)):
+            games.add(game_id.decode() if isinstance(game_id, bytes) else game_id)
         pipe = self.redis.pipeline()
         for game_id in games:
             pipe.hdel(room_key(game_id), sid)
         pipe.delete(sid_key(sid))
         pipe.execute()
-        return games
+        return sorted(games)
 
     def members(self, game_id: str) -> list[tuple[str, str | None]]:
         """The sockets in the room (on live servers) and their seats."""

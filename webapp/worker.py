@@ -95,6 +95,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from engine.warmup import warm_up
 
         log.info("engine ready in %.1f s", warm_up())
+    log.info("worker %s ready", name)
     stop = threading.Event()
     threading.Thread(
         target=_watchdog, args=(shared.turns, store, stop), name="watchdog", daemon=True
