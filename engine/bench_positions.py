@@ -1,9 +1,10 @@
 """The fixed positions ``gomoku bench`` searches, as data: freestyle 15x15 move lists.
 
-Six are Gomocup 2026 openings (3 to 11 stones) and six are middle games reached from
-other openings by a plain depth-2 alpha-beta player, some with a win or a must-block on
-the board. Moves are point names (``h8`` is the centre), black first. ``engine.bench``
-reads them; keeping them in the package means the benchmark needs no data files."""
+Six are Gomocup 2026 openings (3 to 11 stones) and eight are middle games reached from
+other openings by a plain depth-2 alpha-beta player; three of those hold a forced win
+(the searcher solves them at once), the "quiet" ones do not. Moves are point names (``h8``
+is the centre), black first. ``engine.bench`` reads them; keeping them in the package
+means the benchmark needs no data files."""
 
 from __future__ import annotations
 
@@ -24,6 +25,8 @@ BENCH_POSITIONS: list[tuple[str, str]] = [
     ("middle-22", "h8 h9 h11 i11 j9 i10 i9 j10 i8 g8 f7 k9 h12 k10 h10 l10 m10 l8 m7 j11 k12 l9"),
     ("middle-23", "h8 h9 k9 i7 f9 i8 i9 j7 g10 k7 h7 k6 l5 l7 m7 j5 m8 j6 j8 i6 g7 h6 g8"),
     ("middle-24", "h8 i9 k7 i7 f8 i8 i6 h7 g6 h6 f7 j8 k9 g5 f4 i10 i11 j10 h5 e8 k8 h9 j7 g7"),
+    ("quiet-16", "h8 h9 k9 i7 f9 i8 i9 j7 g10 k7 h7 k6 l5 l7 m7 j5"),
+    ("quiet-17", "h8 i9 k7 i7 f8 i8 i6 h7 g6 h6 f7 j8 k9 g5 f4 i10 i11"),
     (
         "middle-30",
         "h8 i9 k10 k9 l6 i7 l9 j8 h6 i8 i6 i10 i11 l10 m11 h10 g11 g10 f10 h9 j7 g9 j9 f11 "
