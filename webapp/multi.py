@@ -17,7 +17,7 @@ from typing import Any
 
 from webapp.aiqueue import QueueAiRunner, TurnQueue
 from webapp.errors import ServiceUnavailableError
-from webapp.redis_presence import RedisPresence
+from webapp.redis_presence import RedisPresence, server_key
 
 log = logging.getLogger(__name__)
 
@@ -85,7 +85,8 @@ class Shared:
 
     def health(self) -> dict[str, bool]:
         """``redis``: Redis answers; ``listener``: this server is subscribed to the
-        message queue, so moves made on other servers reach its sockets."""
+        message queue, so moves made on other servers reach its sockets; ``presence``:
+        its sockets' seats are in Redis (written back after Redis restarted empty)."""
         try:
             self.redis.ping()
         except Exception:
@@ -97,7 +98,11 @@ class Shared:
         listening = any(
             c.get("name") == self.listener_name and int(c.get("sub", 0)) > 0 for c in clients
         )
-        return {"redis": True, "listener": listening}
+        try:
+            present = bool(self.redis.exists(server_key(self.presence.server_id)))
+        except Exception:
+            present = False
+        return {"redis": True, "listener": listening, "presence": present}
 
     def close(self) -> None:
         self.presence.close()

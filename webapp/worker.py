@@ -107,6 +107,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             worker = SimpleWorker(
                 [shared.turns.queue], connection=shared.redis, name=f"{name}-{uuid.uuid4().hex[:4]}"
             )
+            # Back within two seconds of a Redis outage, not RQ's default of up to a minute.
+            worker.max_connection_wait_time = 2.0
             try:
                 worker.work(with_scheduler=False, logging_level="WARNING")
                 break  # a requested stop
