@@ -95,7 +95,7 @@ def run_bench(
             f"  depth {plain_depth}: ours {ours.time:7.4f}s/{ours.nodes:>7} nodes,"
             f" plain {reference.time:7.3f}s/{reference.nodes:>6} nodes"
         )
-    # A position solved by the threat search stops at once: it says nothing about speed
+    # A proven win or loss cuts the search short: such a position says little about speed
     # or depth, so those figures come from the others.
     open_rows = [r for r in rows if not r["solved"]] or rows
     total_nodes = sum(r["nodes"] for r in open_rows)
@@ -131,7 +131,8 @@ def format_report(figures: dict[str, Any]) -> str:
         " per position)",
         f"depth in {figures['depth_time_s']} s: average {figures['depth_1s']}  per position: "
         + " ".join(str(r["depth"]) + ("*" if r["solved"] else "") for r in figures["positions"]),
-        "  (* solved at once by the threat search: left out of nodes/s, depth and time to depth)",
+        "  (* a forced win or loss was found, which cuts the search short: left out of"
+        " nodes/s, depth and time to depth)",
     ]
     if figures["time_to_depth_s"] is None:
         lines.append(f"time to depth {figures['target_depth']}: not reached within the cap")
