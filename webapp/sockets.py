@@ -14,7 +14,12 @@ from typing import Any
 from flask import request
 from flask_socketio import Namespace
 
-from webapp.errors import GameActionError, RateLimitedError, ServiceUnavailableError
+from webapp.errors import (
+    BadRequestError,
+    GameActionError,
+    RateLimitedError,
+    ServiceUnavailableError,
+)
 from webapp.games import GameService, room_of
 from webapp.messages import EVENT_PARSERS, GameRef, MoveMessage, TakebackAnswer
 from webapp.presence import Presence
@@ -80,6 +85,20 @@ class GameNamespace(Namespace):  # type: ignore[misc]
     def _refuse(self, error: GameActionError) -> dict[str, Any]:
         self._error(error.code, error.message)
         return {"ok": False, "error": {"code": error.code, "message": error.message}}
+
+    def trigger_event(self, event: str, *args: Any) -> Any:
+        # Only the contract's events reach a handler; anything else gets a clear refusal
+        # instead of silence.
+        if event in EVENT_PARSERS or event in ("connect", "disconnect"):
+            return super().trigger_event(event, *args)
+        shown = event if isinstance(event, str) and len(event) <= 40 else f"{str(event)[:40]}..."
+
+        def refuse(*_args: Any) -> dict[str, Any]:
+            if not self.limiter.allow(self.sid):
+                return self._refuse(RateLimitedError("too many messages: slow down"))
+            return self._refuse(BadRequestError(f"unknown event {shown!r}"))
+
+        return self.socketio._handle_event(refuse, event, self.namespace, *args)
 
     # -- connection ---------------------------------------------------------------------
 
