@@ -50,6 +50,8 @@ MATE = 30000
 MATE_BOUND = MATE - 1000
 INF = 32000
 EVAL_LIMIT = 20000
+DOUBLE_THREE_BONUS = 1500
+OPEN_THREE_PRESSURE = 60
 
 MAX_MOVES = 512
 BRANCH_LIMIT = 20  # moves tried at an interior node when nothing forces the reply
@@ -295,6 +297,26 @@ def evaluate(st: State) -> int:
         - other_weight * defence * st.value_sum[other - 1]
     ) // 1600
     score = from_root if color == root else -from_root
+    # Threats the static sum undervalues. A double open three for the side to move wins
+    # when the opponent has no four to interpose; an opponent's open three with no four
+    # of ours to answer it costs us the initiative.
+    me = color - 1
+    op = 2 - color
+    op_fours = (
+        st.class_count[op, C_BLOCK4]
+        + st.class_count[op, C_BLOCK4_FLEX3]
+        + st.class_count[op, C_FLEX4]
+    )
+    my_fours = (
+        st.class_count[me, C_BLOCK4]
+        + st.class_count[me, C_BLOCK4_FLEX3]
+        + st.class_count[me, C_FLEX4]
+    )
+    renju_black = st.info[I_RENJU] != 0 and color == 1
+    if op_fours == 0 and st.class_count[me, C_FLEX3_2X] > 0 and not renju_black:
+        score += DOUBLE_THREE_BONUS
+    if my_fours == 0 and st.class_count[op, C_FLEX4] > 0:
+        score -= OPEN_THREE_PRESSURE
     noise = st.info[I_NOISE]
     if noise > 0:
         mixed = (st.info[I_HASH] ^ st.info[I_SEED]) * np.int64(6364136223846793005)
