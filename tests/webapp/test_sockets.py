@@ -114,10 +114,12 @@ def test_malformed_payloads_get_bad_request(socket_client: Any, payload: Any) ->
     assert not events.named("state")
 
 
-def test_unknown_events_are_ignored(socket_client: Any) -> None:
+def test_unknown_events_get_a_clear_refusal(socket_client: Any) -> None:
     events = Events(socket_client)
     socket_client.emit("explode", {"game_id": "x"}, namespace=NS)
-    time.sleep(0.05)
+    error = events.wait_error()
+    assert error["code"] == "bad_request"
+    assert "explode" in error["message"]
     assert events.named("state") == []
     assert socket_client.is_connected(NS)
 
