@@ -1,0 +1,361 @@
+"""Load benchmark (a script that prints figures, not a test): N simulated players each
+play a vs-AI game at a fast level over Socket.IO, while M spectators watch one more game,
+against a single server (SQLite, in-process AI pool) or a multi-process deployment (two
+servers, two queue workers, Redis, PostgreSQL), all started here on loopback.
+
+It prints the p50, p95 and p99 of
+  * the move round-trip beyond think time: from a player's ``move`` to the state with
+    the AI's reply, minus the engine time the server recorded for that reply;
+  * the spectator fan-out delay: from the showcase player's ``move`` to each spectator's
+    state carrying it (one sample per spectator per move).
+
+Players run as asyncio clients in one process and spectators in another, so neither
+side's client work delays the other's clocks (both use the wall clock of this machine).
+
+    .venv/bin/python tests/load/load.py --mode single --players 200 --spectators 500
+    .venv/bin/python tests/load/load.py --mode multi --players 200 --spectators 500
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import multiprocessing
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+NS = "/game"
+
+
+def percentiles(samples: list[float]) -> tuple[float, float, float]:
+    if not samples:
+        return (float("nan"),) * 3
+    ordered = sorted(samples)
+
+    def at(q: float) -> float:
+        return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+    return at(0.50), at(0.95), at(0.99)
+
+
+def free_point(moves: list[list[int]], size: int, rng: random.Random) -> tuple[int, int]:
+    taken = {tuple(m) for m in moves}
+    centre = size // 2
+    for radius in range(1, size):
+        options = [
+            (centre + dx, centre + dy)
+            for dx in range(-radius, radius + 1)
+            for dy in range(-radius, radius + 1)
+            if 0 <= centre + dx < size
+            and 0 <= centre + dy < size
+            and (centre + dx, centre + dy) not in taken
+        ]
+        if options:
+            return rng.choice(options)
+    raise RuntimeError("board full")
+
+
+# -- clients (asyncio) ----------------------------------------------------------------------
+
+
+async def create_game(session: Any, url: str, body: dict[str, Any]) -> tuple[str, str]:
+    async with session.post(f"{url}/api/v1/games", json=body) as reply:
+        data = await reply.json()
+        if reply.status != 201:
+            raise RuntimeError(f"create failed: {reply.status} {data}")
+        cookie = reply.headers["Set-Cookie"].split(";")[0]
+        return str(data["id"]), cookie
+
+
+class Client:
+    """One Socket.IO connection that keeps the latest state of its game."""
+
+    def __init__(self, url: str, game_id: str, cookie: str | None) -> None:
+        import socketio
+
+        self.url = url
+        self.game_id = game_id
+        self.cookie = cookie
+        self.sio = socketio.AsyncClient(reconnection=False)
+        self.state: dict[str, Any] | None = None
+        self.changed = asyncio.Event()
+        self.arrivals: dict[int, float] = {}  # move count -> first time seen
+        self.errors: list[dict[str, Any]] = []
+        self.sio.on("state", self._on_state, namespace=NS)
+        self.sio.on("error", self._on_error, namespace=NS)
+
+    async def _on_state(self, state: dict[str, Any]) -> None:
+        now = time.time()
+        if state.get("id") != self.game_id:
+            return
+        self.arrivals.setdefault(len(state["moves"]), now)
+        self.state = state
+        self.changed.set()
+
+    async def _on_error(self, error: dict[str, Any]) -> None:
+        self.errors.append(error)
+        self.changed.set()
+
+    async def connect(self) -> None:
+        headers = {"Cookie": self.cookie} if self.cookie else {}
+        await self.sio.connect(
+            self.url, namespaces=[NS], headers=headers, transports=["websocket"], wait_timeout=30
+        )
+        await self.sio.emit("join", {"game_id": self.game_id}, namespace=NS)
+        await self.wait(lambda s: True, 60)
+
+    async def wait(self, predicate: Any, timeout_s: float) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout_s
+        while True:
+            if self.state is not None and predicate(self.state):
+                return self.state
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"{self.game_id}: no matching state in {timeout_s} s")
+            self.changed.clear()
+            try:
+                await asyncio.wait_for(self.changed.wait(), left)
+            except TimeoutError:
+                pass
+
+    async def close(self) -> None:
+        await self.sio.disconnect()
+
+
+async def play_vs_ai(
+    client: Client, moves: int, pause_s: float, rng: random.Random
+) -> list[tuple[int, float]]:
+    """Play ``moves`` moves; return (ply of the AI reply, seconds from move to reply)."""
+    samples = []
+    for _ in range(moves):
+        state = client.state
+        assert state is not None
+        if state["status"] != "active":
+            break
+        count = len(state["moves"])
+        x, y = free_point(state["moves"], state["size"], rng)
+        sent = time.time()
+        await client.sio.emit(
+            "move",
+            {"game_id": client.game_id, "x": x, "y": y, "version": state["version"]},
+            namespace=NS,
+        )
+        reply = await client.wait(
+            lambda s, c=count: len(s["moves"]) >= c + 2 or s["status"] != "active", 120
+        )
+        if len(reply["moves"]) >= count + 2:
+            samples.append((count + 2, client.arrivals[count + 2] - sent))
+        await asyncio.sleep(pause_s * rng.uniform(0.5, 1.5))
+    return samples
+
+
+async def _players(
+    urls: list[str], count: int, moves: int, level: int, pause_s: float, start_at: float
+) -> dict[str, Any]:
+    import aiohttp
+
+    rng = random.Random(7)
+    async with aiohttp.ClientSession() as session:
+        games = [
+            await create_game(
+                session, urls[i % len(urls)], {"mode": "ai", "level": level, "color": "black"}
+            )
+            for i in range(count)
+        ]
+        clients = [
+            Client(urls[i % len(urls)], game_id, cookie)
+            for i, (game_id, cookie) in enumerate(games)
+        ]
+        for start in range(0, count, 25):
+            await asyncio.gather(*(c.connect() for c in clients[start : start + 25]))
+        await asyncio.sleep(max(0.0, start_at - time.time()))
+        results = await asyncio.gather(
+            *(play_vs_ai(c, moves, pause_s, random.Random(i)) for i, c in enumerate(clients)),
+            return_exceptions=True,
+        )
+        think: dict[str, dict[int, int]] = {}
+        for client in clients:
+            async with session.get(f"{client.url}/g/{client.game_id}/psq") as reply:
+                lines = (await reply.text()).splitlines()[1:]
+            think[client.game_id] = {
+                ply: int(line.split(",")[2])
+                for ply, line in enumerate(lines, start=1)
+                if line.count(",") == 2
+            }
+        beyond: list[float] = []
+        failures = [repr(r) for r in results if isinstance(r, BaseException)]
+        for client, result in zip(clients, results, strict=True):
+            if isinstance(result, BaseException):
+                continue
+            for ply, seconds in result:
+                beyond.append(seconds - think[client.game_id].get(ply, 0) / 1000)
+        errors = [e for c in clients for e in c.errors]
+        await asyncio.gather(*(c.close() for c in clients), return_exceptions=True)
+    return {"beyond": beyond, "failures": failures, "errors": errors[:5], "games": count}
+
+
+async def _spectators(
+    urls: list[str], count: int, moves: int, level: int, start_at: float
+) -> dict[str, Any]:
+    import aiohttp
+
+    rng = random.Random(11)
+    async with aiohttp.ClientSession() as session:
+        game_id, cookie = await create_game(
+            session, urls[0], {"mode": "ai", "level": level, "color": "black"}
+        )
+        player = Client(urls[0], game_id, cookie)
+        await player.connect()
+        watchers = [Client(urls[i % len(urls)], game_id, None) for i in range(count)]
+        for start in range(0, count, 25):
+            await asyncio.gather(*(w.connect() for w in watchers[start : start + 25]))
+        await asyncio.sleep(max(0.0, start_at - time.time()))
+        delays: list[float] = []
+        missing = 0
+        for _ in range(moves):
+            state = player.state
+            assert state is not None
+            if state["status"] != "active":
+                break
+            count_before = len(state["moves"])
+            x, y = free_point(state["moves"], state["size"], rng)
+            sent = time.time()
+            await player.sio.emit(
+                "move",
+                {"game_id": game_id, "x": x, "y": y, "version": state["version"]},
+                namespace=NS,
+            )
+            await player.wait(lambda s, c=count_before: len(s["moves"]) >= c + 2, 120)
+            await asyncio.sleep(1.0)  # let every spectator catch up before the next move
+            for watcher in watchers:
+                arrived = watcher.arrivals.get(count_before + 1)
+                if arrived is None:
+                    missing += 1
+                else:
+                    delays.append(arrived - sent)
+        await asyncio.gather(*(w.close() for w in watchers), return_exceptions=True)
+        await player.close()
+    return {"delays": delays, "missing": missing, "spectators": count}
+
+
+def _run_players(args: tuple[Any, ...], out: Any) -> None:
+    out.put(asyncio.run(_players(*args)))
+
+
+def _run_spectators(args: tuple[Any, ...], out: Any) -> None:
+    out.put(asyncio.run(_spectators(*args)))
+
+
+# -- deployments ------------------------------------------------------------------------------
+
+
+class Deployment:
+    def __init__(self, mode: str, base: Path) -> None:
+        from tests.multi.services import AppProcess, PostgresServer, RedisServer
+
+        self.mode = mode
+        self.services: list[Any] = []
+        self.processes: list[Any] = []
+        env = {"GOMOKU_INSTANCE": str(base / "instance"), "SECRET_KEY": "load"}
+        if mode == "multi":
+            redis, postgres = RedisServer(), PostgresServer()
+            redis.start()
+            postgres.start()
+            self.services = [postgres, redis]
+            env.update({"REDIS_URL": redis.url, "DATABASE_URL": postgres.url})
+            self.servers = [AppProcess("serve", env, base / f"server-{n}.log") for n in "AB"]
+            workers = [AppProcess("worker", env, base / f"worker-{n}.log") for n in (1, 2)]
+            self.servers[0].start()
+            for process in [self.servers[1], *workers]:
+                process.start(wait=False)
+            for process in [self.servers[1], *workers]:
+                process.wait_ready()
+            self.processes = [*self.servers, *workers]
+        else:
+            env.update({"AI_WORKERS": "2"})
+            self.servers = [AppProcess("serve", env, base / "server.log")]
+            self.servers[0].start()
+            self.processes = list(self.servers)
+
+    @property
+    def urls(self) -> list[str]:
+        return [s.url for s in self.servers]
+
+    def stop(self) -> None:
+        for process in self.processes:
+            process.stop()
+        for service in self.services:
+            service.stop()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--mode", choices=["single", "multi"], default="single")
+    parser.add_argument("--players", type=int, default=200, help="concurrent vs-AI games")
+    parser.add_argument("--spectators", type=int, default=500, help="watchers of one game")
+    parser.add_argument("--moves", type=int, default=5, help="moves per player")
+    parser.add_argument("--level", type=int, default=1, help="AI level (1 is the fastest)")
+    parser.add_argument("--pause", type=float, default=1.0, help="player think time, s")
+    args = parser.parse_args(argv)
+
+    with tempfile.TemporaryDirectory(prefix="gomoku-load-") as tmp:
+        started = time.time()
+        deployment = Deployment(args.mode, Path(tmp))
+        print(f"{args.mode}: deployment ready in {time.time() - started:.1f} s", flush=True)
+        try:
+            context = multiprocessing.get_context("spawn")
+            out = context.Queue()
+            # Both sides connect first and then start playing at the same moment.
+            start_at = time.time() + 15 + args.players / 20 + args.spectators / 40
+            jobs = [
+                context.Process(
+                    target=_run_players,
+                    args=((deployment.urls, args.players, args.moves, args.level, args.pause,
+                           start_at), out),
+                ),
+                context.Process(
+                    target=_run_spectators,
+                    args=((deployment.urls, args.spectators, args.moves, args.level, start_at),
+                          out),
+                ),
+            ]  # fmt: skip
+            for job in jobs:
+                job.start()
+            results = [out.get(timeout=1800) for _ in jobs]
+            for job in jobs:
+                job.join(60)
+        finally:
+            deployment.stop()
+    players = next(r for r in results if "beyond" in r)
+    watchers = next(r for r in results if "delays" in r)
+    beyond = [s * 1000 for s in players["beyond"]]
+    fanout = [s * 1000 for s in watchers["delays"]]
+    print(f"mode={args.mode} players={args.players} spectators={args.spectators} "
+          f"moves/player={args.moves} level={args.level} pause={args.pause}s")  # fmt: skip
+    print(f"{'figure (ms)':<38}{'n':>7}{'p50':>9}{'p95':>9}{'p99':>9}{'mean':>9}")
+    for name, samples in (
+        ("move round-trip beyond think time", beyond),
+        ("spectator fan-out delay", fanout),
+    ):
+        p50, p95, p99 = percentiles(samples)
+        mean = statistics.fmean(samples) if samples else float("nan")
+        print(f"{name:<38}{len(samples):>7}{p50:>9.0f}{p95:>9.0f}{p99:>9.0f}{mean:>9.0f}")
+    if players["failures"]:
+        print(f"player failures: {len(players['failures'])}: {players['failures'][:3]}")
+    if players["errors"]:
+        print(f"error events: {players['errors']}")
+    if watchers["missing"]:
+        print(f"spectator states missing: {watchers['missing']}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
