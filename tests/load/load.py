@@ -285,6 +285,25 @@ class Deployment:
             self.servers[0].start()
             self.processes = list(self.servers)
 
+    def warm_up(self) -> None:
+        """Ask every server for a few engine moves at once, so that lazily started AI
+        processes are running before anything is measured."""
+        import json
+        import urllib.request
+        from concurrent.futures import ThreadPoolExecutor
+
+        body = json.dumps({"moves": [[7, 7]], "time_ms": 50}).encode()
+
+        def ask(url: str) -> None:
+            request = urllib.request.Request(
+                f"{url}/api/v1/move", data=body, headers={"Content-Type": "application/json"}
+            )
+            with urllib.request.urlopen(request, timeout=120) as reply:
+                reply.read()
+
+        with ThreadPoolExecutor(8) as pool:
+            list(pool.map(ask, self.urls * 4))
+
     @property
     def urls(self) -> list[str]:
         return [s.url for s in self.servers]
@@ -309,6 +328,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="gomoku-load-") as tmp:
         started = time.time()
         deployment = Deployment(args.mode, Path(tmp))
+        deployment.warm_up()
         print(f"{args.mode}: deployment ready in {time.time() - started:.1f} s", flush=True)
         try:
             context = multiprocessing.get_context("spawn")
