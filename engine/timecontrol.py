@@ -11,6 +11,7 @@ from dataclasses import dataclass
 # Time kept back for protocol round trips, the process waking up and Python overhead.
 SAFETY_MARGIN_S = 0.08
 SAFETY_FRACTION = 0.15
+FASTEST_BUDGET_S = 0.05
 
 
 @dataclass
@@ -24,7 +25,10 @@ class TimeControl:
 
     def move_budget(self, moves_played: int = 0) -> float:
         """Seconds to spend on the next move: the hard limit the search must stop by."""
-        turn = self.turn_ms / 1000.0 if self.turn_ms > 0 else 30.0
+        if self.turn_ms <= 0:
+            # The protocol's 0 means "play as fast as possible".
+            return FASTEST_BUDGET_S
+        turn = self.turn_ms / 1000.0
         budget = turn - max(SAFETY_MARGIN_S, turn * SAFETY_FRACTION)
         if self.match_ms > 0:
             left = (self.left_ms if self.left_ms is not None else self.match_ms) / 1000.0

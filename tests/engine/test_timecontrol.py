@@ -43,3 +43,8 @@ def test_memory_limit_sizes_the_hash_table() -> None:
     assert TimeControl(max_memory=350 * 1024 * 1024).tt_megabytes() == 64
     assert TimeControl(max_memory=40 * 1024 * 1024).tt_megabytes() == 10
     assert TimeControl(max_memory=1024).tt_megabytes() == 1
+
+
+def test_zero_turn_time_means_play_fast() -> None:
+    budget = TimeControl(turn_ms=0).move_budget(5)
+    assert 0 < budget <= 0.1
