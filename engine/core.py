@@ -236,6 +236,20 @@ def _refresh_cell(st: State, tb: Tables, j: int) -> None:
 
 
 @njit(cache=True)
+def _refresh_lines(st: State, tb: Tables, i: int) -> None:
+    """Refresh every empty cell whose window sees cell ``i`` (its four lines, up to the border)."""
+    for d in range(4):
+        step = st.dirs[d]
+        for sign in (-1, 1):
+            for k in range(1, HALF + 1):
+                j = i + sign * k * step
+                if st.cells[j] == WALL:
+                    break
+                if st.cells[j] == 0:
+                    _refresh_cell(st, tb, j)
+
+
+@njit(cache=True)
 def place(st: State, tb: Tables, i: int, color: int) -> None:
     """Put a stone of ``color`` (1 black, 2 white) on empty cell ``i`` and push it."""
     # The cell leaves the pool of empty cells: drop its contributions.
@@ -258,15 +272,7 @@ def place(st: State, tb: Tables, i: int, color: int) -> None:
                     st.near[j] += 1
                 if st.cells[j] == WALL:
                     break
-    for d in range(4):
-        step = st.dirs[d]
-        for sign in (-1, 1):
-            for k in range(1, HALF + 1):
-                j = i + sign * k * step
-                if st.cells[j] == WALL:
-                    break
-                if st.cells[j] == 0:
-                    _refresh_cell(st, tb, j)
+    _refresh_lines(st, tb, i)
 
 
 @njit(cache=True)
@@ -289,15 +295,7 @@ def remove(st: State, tb: Tables) -> int:
                     st.near[j] -= 1
                 if st.cells[j] == WALL:
                     break
-    for d in range(4):
-        step = st.dirs[d]
-        for sign in (-1, 1):
-            for k in range(1, HALF + 1):
-                j = i + sign * k * step
-                if st.cells[j] == WALL:
-                    break
-                if st.cells[j] == 0:
-                    _refresh_cell(st, tb, j)
+    _refresh_lines(st, tb, i)
     # The cell rejoins the pool of empty cells with its shapes recomputed.
     for side in range(2):
         st.class_count[side, st.klass[side, i]] += 1
