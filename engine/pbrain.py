@@ -2,29 +2,46 @@
 
 ``gomoku pbrain`` runs ``main``: it reads manager commands (START, RESTART, INFO, BEGIN,
 TURN, BOARD, TAKEBACK, ABOUT, END), keeps the position in an ``engine.Board``, budgets time
-with ``engine.timecontrol.TimeControl`` and asks ``engine.search.Searcher`` for moves,
-printing its progress as ``MESSAGE`` lines. Bad commands get ``ERROR <reason>`` and change
-nothing. The manager side of the protocol is ``engine.gomocup``."""
+with ``engine.timecontrol.TimeControl`` and asks a searcher for moves, printing its progress
+as ``MESSAGE`` lines. ``--player negamax`` (the default) uses ``engine.search.Searcher``,
+``--player mcts`` ``engine.mcts.MctsSearcher``; ABOUT names the player. Bad commands get
+``ERROR <reason>`` and change nothing. The manager side of the protocol is
+``engine.gomocup``."""
 
 from __future__ import annotations
 
+import argparse
 import sys
 import threading
 import time
 from collections.abc import Callable, Iterable
-from typing import TextIO
+from typing import Protocol, TextIO
 
 from engine.board import Board
 from engine.color import Color
 from engine.errors import GomokuError
 from engine.limit import Limit
+from engine.mcts import MctsSearcher
 from engine.points import MAX_SIZE, MIN_SIZE, Point, point_name
-from engine.result import IterationInfo
+from engine.result import IterationInfo, SearchResult
 from engine.rules import Rule
 from engine.search import Searcher
 from engine.timecontrol import TimeControl
 
-ABOUT = 'name="gomoku", version="0.1.0", author="Gomoku project", country="CN"'
+PLAYERS = ("negamax", "mcts")
+DEFAULT_PLAYER = "negamax"
+
+
+def about_line(player: str) -> str:
+    """The ABOUT answer; the name says which of our players this brain is."""
+    name = "gomoku" if player == DEFAULT_PLAYER else f"gomoku-{player}"
+    return (
+        f'name="{name}", version="0.1.0", author="Gomoku project", country="CN", '
+        f'comment="{player} player"'
+    )
+
+
+ABOUT = about_line(DEFAULT_PLAYER)
 # If the searcher has not returned this long after its budget, the brain answers without
 # it: the reply must beat the manager's clock even if a search overruns its limit.
 WATCHDOG_GRACE_S = 0.03
@@ -58,20 +75,47 @@ def _parse_int(key: str, text: str) -> int:
         raise ProtocolError(f"INFO {key} needs an integer, got {text!r}") from None
 
 
+class BrainSearcher(Protocol):
+    """What the brain needs of a searcher: both ``Searcher`` and ``MctsSearcher`` fit."""
+
+    def search(self, board: Board, limit: Limit) -> SearchResult: ...
+
+    def stop(self) -> None: ...
+
+    def clear(self) -> None: ...
+
+
+def mcts_factory(
+    *, tt_mb: int, on_iteration: Callable[[IterationInfo], None] | None = None
+) -> MctsSearcher:
+    """An ``MctsSearcher`` whose tree gets the memory the negamax table would have."""
+    return MctsSearcher(tree_mb=max(1, tt_mb), on_iteration=on_iteration)
+
+
+SEARCHER_FACTORIES: dict[str, Callable[..., BrainSearcher]] = {
+    "negamax": Searcher,
+    "mcts": mcts_factory,
+}
+
+
 class Brain:
     """The protocol state machine; ``handle`` takes one command and its BOARD block."""
 
     def __init__(
         self,
         write: Callable[[str], None],
-        searcher_factory: Callable[..., Searcher] = Searcher,
+        searcher_factory: Callable[..., BrainSearcher] | None = None,
+        player: str = DEFAULT_PLAYER,
     ) -> None:
+        if player not in SEARCHER_FACTORIES:
+            raise ValueError(f"unknown player {player!r}: choose one of {', '.join(PLAYERS)}")
         self.write = write
-        self.searcher_factory = searcher_factory
+        self.player = player
+        self.searcher_factory = searcher_factory or SEARCHER_FACTORIES[player]
         self.board: Board | None = None
         self.rule = Rule.FREESTYLE
         self.time = TimeControl()
-        self.searcher: Searcher | None = None
+        self.searcher: BrainSearcher | None = None
         self._searcher_tt_mb = 0
         self._warmed = False
         self._write_lock = threading.Lock()
@@ -86,7 +130,7 @@ class Brain:
             raise ProtocolError("no game: send START first")
         return self.board
 
-    def _get_searcher(self) -> Searcher:
+    def _get_searcher(self) -> BrainSearcher:
         tt_mb = self.time.tt_megabytes()
         if self.searcher is None or tt_mb != self._searcher_tt_mb:
             self.searcher = self.searcher_factory(tt_mb=tt_mb, on_iteration=self._report)
@@ -110,11 +154,13 @@ class Brain:
         first real move (numba caches the compiled code on disk after the first run)."""
         if self._warmed:
             return
-        searcher = Searcher(tt_mb=1)
         board = Board(15, self.rule)
         for move in ((7, 7), (8, 8), (8, 7)):
             board.push(move)
-        searcher.search(board, Limit(depth=2, time=5.0))
+        if self.player == "mcts":
+            MctsSearcher(tree_mb=1, seed=1).search(board, Limit(nodes=50, time=5.0))
+        else:
+            Searcher(tt_mb=1).search(board, Limit(depth=2, time=5.0))
         self._warmed = True
 
     def _think(self, received: float) -> Point:
@@ -315,7 +361,7 @@ class Brain:
         self.write("OK")
 
     def cmd_about(self, args: list[str], received: float) -> None:
-        self.write(ABOUT)
+        self.write(about_line(self.player))
 
     def cmd_end(self, args: list[str], received: float) -> None:
         raise EndOfSession
@@ -336,14 +382,14 @@ def _read_block(lines: Iterable[str]) -> list[str]:
     raise ProtocolError("BOARD was not closed by DONE")
 
 
-def serve(stdin: TextIO, stdout: TextIO) -> int:
+def serve(stdin: TextIO, stdout: TextIO, player: str = DEFAULT_PLAYER) -> int:
     """Run the protocol loop until END or the end of input."""
 
     def write(line: str) -> None:
         stdout.write(line + "\n")
         stdout.flush()
 
-    brain = Brain(write)
+    brain = Brain(write, player=player)
     lines = iter(stdin.readline, "")
     for raw in lines:
         received = time.perf_counter()
@@ -363,10 +409,20 @@ def serve(stdin: TextIO, stdout: TextIO) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    if argv:
-        print("usage: gomoku pbrain  (speaks the Gomocup protocol on stdin/stdout)")
-        return 0 if argv[0] in ("-h", "--help") else 2
-    return serve(sys.stdin, sys.stdout)
+    parser = argparse.ArgumentParser(
+        prog="gomoku pbrain", description="Speak the Gomocup protocol on stdin/stdout."
+    )
+    parser.add_argument(
+        "--player",
+        choices=PLAYERS,
+        default=DEFAULT_PLAYER,
+        help="which searcher chooses the moves (default: %(default)s)",
+    )
+    try:
+        args = parser.parse_args(argv or [])
+    except SystemExit as leaving:
+        return int(leaving.code or 0)
+    return serve(sys.stdin, sys.stdout, player=args.player)
 
 
 if __name__ == "__main__":

@@ -225,3 +225,29 @@ def test_the_brain_answers_in_time_even_if_the_search_overruns() -> None:
     assert elapsed < 0.3
     move = tuple(int(v) for v in lines[-1].split(","))
     Board.from_moves([(7, 7), (8, 8)]).check_move(move)
+
+
+def test_mcts_player_answers_legally_and_names_itself() -> None:
+    process = BrainProcess([*BRAIN, "--player", "mcts"], name="mcts")
+    try:
+        process.start(15, timeout=START_TIMEOUT)
+        process.info("timeout_turn", 300)
+        about = process.about()
+        assert about["name"] == "gomoku-mcts"
+        assert "mcts" in about["comment"]
+        board = Board()
+        board.push(process.begin(MOVE_TIMEOUT))
+        for opponent in [(8, 8), (6, 8)]:
+            board.push(opponent)
+            board.push(parse_move(",".join(map(str, process.turn(opponent, MOVE_TIMEOUT))), board))
+        assert any(m.startswith("depth ") for m in process.messages)
+    finally:
+        process.kill()
+
+
+def test_unknown_player_is_refused() -> None:
+    done = subprocess.run(
+        [*BRAIN, "--player", "alphabeta"], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 2
+    assert "invalid choice" in done.stderr
