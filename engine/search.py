@@ -157,7 +157,10 @@ class Searcher:
             and (limit.time is None or limit.time >= VCT_MIN_TIME)
             and (limit.nodes is None or limit.nodes >= 4 * VCT_NODES)
         ):
-            win = core_search.root_vct(state, tables, hs, core_search.ROOT_VCT_DEPTH, VCT_NODES)
+            # Worst case a threat-search node costs tens of microseconds: keep it to a
+            # fraction of the move's time so the main search always gets most of it.
+            budget = VCT_NODES if limit.time is None else int(min(VCT_NODES, limit.time * 20_000))
+            win = core_search.root_vct(state, tables, hs, core_search.ROOT_VCT_DEPTH, budget)
             if win > 0 and not self._stop_flag[0]:
                 move = to_point(hs.vcf_line[0])
                 result = self._result(move, core_search.MATE - win, 1, state, [move], start)
