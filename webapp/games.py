@@ -64,8 +64,8 @@ ENGINE_API_LEVEL = 5
 # be compiling the search core.
 ENGINE_API_GRACE_S = 30.0
 AI_RETRIES = 2
-# Spectators coming and going are announced at most this often per game: a crowd
-# arriving must not cost a broadcast to the whole crowd per arrival.
+# Comings and goings are announced at most this often per game: a crowd arriving must
+# not cost a broadcast to the whole crowd per arrival.
 ANNOUNCE_S = 0.5
 
 
@@ -128,6 +128,9 @@ class GameService:
         self._thinking: dict[str, Thinking] = {}
         self._timers: dict[str, threading.Timer] = {}
         self._announcing: set[str] = set()
+        # The seats last announced as connected, per game: when only the spectators
+        # changed, a small ``spectators`` event is enough.
+        self._seated_seen: dict[str, frozenset[str]] = {}
         self._closed = False
 
     # -- plumbing -----------------------------------------------------------------------
@@ -253,6 +256,7 @@ class GameService:
             # client gets the full state when it rejoins or at the next change.
             log.warning("could not broadcast %s: %s", record.id, error)
             return
+        self._seated_seen[record.id] = frozenset(c for _, c in members if c is not None)
         if not members:
             return
         base = self.public_state(record, None, members)
@@ -265,8 +269,9 @@ class GameService:
             self.emit("state", {**base, "you": color}, sid)
 
     def announce(self, game_id: str) -> None:
-        """Broadcast ``game_id``'s state (its spectator count changed) within
-        ``ANNOUNCE_S``, once however many changes come meanwhile."""
+        """Within ``ANNOUNCE_S``, once however many changes come meanwhile, tell the room
+        who is there: the full state if a player came or went, else ``spectators``
+        ``{game_id, count}``."""
         with self._locks_guard:
             if game_id in self._announcing or self._closed:
                 return
@@ -281,9 +286,17 @@ class GameService:
         if self._closed:
             return
         try:
-            self.broadcast(self.load(game_id))
+            # Under the game's lock, so this state cannot overtake a newer one.
+            with self._lock(game_id):
+                members = self.presence.members(game_id)
+                seated = frozenset(c for _, c in members if c is not None)
+                if self._seated_seen.get(game_id) != seated:
+                    self.broadcast(self.load(game_id))
+                elif members:
+                    count = sum(1 for _, c in members if c is None)
+                    self.emit("spectators", {"game_id": game_id, "count": count}, room_of(game_id))
         except Exception:
-            log.exception("could not announce the spectators of %s", game_id)
+            log.exception("could not announce the comings and goings of %s", game_id)
 
     def live_games(self, limit: int = 20) -> list[dict[str, Any]]:
         return [self.public_state(r) for r in self.store.list_games(status="active", limit=limit)]

@@ -8,9 +8,11 @@ HTTP JSON API
     and the creator's seat cookie ``seat_<id>`` (HttpOnly, SameSite=Lax, Path=/).
     ``POST /api/v1/import`` ``{"psq", "level", "color", "rule"?}`` -> 201 like above.
     ``GET /api/v1/games/<id>`` -> public state (``you`` null); ``GET /api/v1/games?status=
-    live`` -> ``{"games": [...]}``. ``POST /api/v1/move`` ``{"size", "rule", "moves",
-    "time_ms": 1..10000}`` -> ``{"move", "score", "depth", "nodes", "pv"}``. Errors are
-    ``{"error": "..."}`` with 400 (404 for an unknown game).
+    live`` -> ``{"games": [...]}``. ``GET /healthz`` -> 200 or 503 ``{"status", "mode",
+    "database", "redis", "listener", "presence"}``. ``POST /api/v1/move`` ``{"size",
+    "rule", "moves", "time_ms": 1..10000}`` -> ``{"move", "score", "depth", "nodes",
+    "pv"}``. Errors are ``{"error": "..."}`` with 400 (404 for an unknown game; 503 in
+    multi-process mode while Redis is down).
 
 Socket.IO namespace ``/game``, client -> server (JSON objects, every field checked)
     ``join {game_id}``; ``move {game_id, x, y, version}``; ``undo {game_id}`` (vs AI);
@@ -30,13 +32,17 @@ Server -> client
          "increment_ms", "running"}, "spectators", "evals": [{"ply", "score"}, ...],
          "takeback": null | {"by"}, "rematch": null | id, "thinking": null | {"color"}}
 
+    ``spectators {game_id, count}`` to the room when only the spectators changed.
     ``thinking {game_id, color, depth, score, pv, nodes, nps, move}`` to the room during
     AI moves (``score`` from the thinking side's point of view); ``hint {game_id, move,
     score, depth, pv}`` to the asker; ``error {code,
     message}`` to the sender only, with code ``bad_request``, ``not_found``,
-    ``not_your_turn``, ``not_a_player``, ``illegal_move``, ``stale``, ``game_over`` or
-    ``rate_limited``. Points are ``[x, y]``, 0-based from the top-left. Evals are from
-    black's point of view, mates at +-30000.
+    ``not_your_turn``, ``not_a_player``, ``illegal_move``, ``stale``, ``game_over``,
+    ``rate_limited`` or ``unavailable`` (multi-process mode while Redis is down; retry).
+    Every client event also answers with an acknowledgement ``{"ok": true}`` or ``{"ok":
+    false, "error": {code, message}}`` for clients that ask for one. States carry a
+    ``version``; a client keeps the highest it has seen. Points are ``[x, y]``, 0-based
+    from the top-left. Evals are from black's point of view, mates at +-30000.
 
 The socket namespace (``sockets``) and the API blueprint (``api``) validate with the
 functions below before the game service (``games``) sees anything."""

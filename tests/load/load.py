@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import multiprocessing
 import random
 import statistics
@@ -96,6 +97,8 @@ class Client:
         now = time.time()
         if state.get("id") != self.game_id:
             return
+        if self.state is not None and state["version"] < self.state["version"]:
+            return  # an older state overtaken by a newer one: keep the newest, as browsers do
         self.arrivals.setdefault(len(state["moves"]), now)
         self.state = state
         self.changed.set()
@@ -121,10 +124,8 @@ class Client:
             if left <= 0:
                 raise TimeoutError(f"{self.game_id}: no matching state in {timeout_s} s")
             self.changed.clear()
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.changed.wait(), left)
-            except TimeoutError:
-                pass
 
     async def close(self) -> None:
         await self.sio.disconnect()
@@ -162,7 +163,6 @@ async def _players(
 ) -> dict[str, Any]:
     import aiohttp
 
-    rng = random.Random(7)
     async with aiohttp.ClientSession() as session:
         games = [
             await create_game(

@@ -43,7 +43,9 @@ def test_join_resolves_the_seat_from_cookies(app: Any, client: Any, socket_facto
     assert owner.last_state()["you"] == "white"
     assert stranger.last_state()["you"] is None
     assert owner.last_state()["status"] == "waiting"
-    state = owner.wait_state(lambda s: s["spectators"] == 1, 5)
+    # A spectator arriving is announced with a small ``spectators`` event.
+    owner.wait(lambda items: ("spectators", {"game_id": game_id, "count": 1}) in items, 5)
+    state = owner.last_state()
     assert state["players"]["white"]["connected"] is True
     assert state["players"]["black"]["connected"] is False
 
