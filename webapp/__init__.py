@@ -2,7 +2,8 @@
 It depends on ``engine``; the engine never imports it.
 
 ``create_app`` reads its configuration from the environment (``SECRET_KEY``,
-``DATABASE_URL``, ``REDIS_URL``, ``GOMOKU_INSTANCE``, ``AI_WORKERS``, ``CORS_ORIGINS``)
+``DATABASE_URL``, ``REDIS_URL``, ``GOMOKU_INSTANCE``, ``AI_WORKERS``, ``CORS_ORIGINS``,
+``GOMOKU_ENGINES``: external Gomocup engines as players, see ``players``)
 and an optional ``test_config`` mapping, then wires the store, the AI runner, the game
 service, the ``/game`` Socket.IO namespace and the page, API and health blueprints
 together; games whose AI was thinking when the server stopped resume at once. Without
@@ -104,12 +105,14 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
         RATE_PER_S=20.0,
         RATE_BURST=40.0,
+        ENGINES=os.environ.get("GOMOKU_ENGINES"),
     )
     app.config.update(test_config)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(instance_dir)
 
-    from webapp import api, health, pages
+    from webapp import api, health, pages, players_page
+    from webapp.players import PlayerRegistry
     from webapp.ratelimit import RateLimiter
     from webapp.sockets import NAMESPACE, GameNamespace
 
@@ -135,6 +138,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         hint_time_s=float(app.config["HINT_TIME_S"]),
         turns=shared.turns if shared is not None else None,
     )
+    service.players = PlayerRegistry.build(app.config["ENGINES"])
     options: dict[str, Any] = {}
     if shared is not None:
         options["client_manager"] = shared.client_manager()
@@ -176,6 +180,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     api.init_app(app)
     pages.init_app(app)
     health.init_app(app)
+    players_page.init_app(app)
     if app.config["AI_RESUME"]:
         service.resume()
     return app

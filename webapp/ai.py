@@ -49,6 +49,11 @@ class AiJob:
     seed: int | None = None
     time_s: float | None = None
     depth: int | None = None
+    # Who plays when not negamax at ``level``: ``players.Player.spec()`` (MCTS or an
+    # external engine); ``session`` ("<game id>:<colour>") lets a worker keep that
+    # player's tree or brain process between the moves of one game seat.
+    player: dict[str, Any] | None = None
+    session: str | None = None
 
 
 @dataclass(frozen=True)
@@ -60,6 +65,9 @@ class AiMove:
     pv: list[tuple[int, int]] = field(default_factory=list)
     time_s: float = 0.0
     nps: int = 0
+    # Set instead of a move when an external engine lost by failing (``{"reason":
+    # "timeout"|"forfeit", "detail"}``): the game service ends the game against it.
+    forfeit: dict[str, str] | None = None
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -143,6 +151,10 @@ def search_position(
     from engine import Board, Limit
     from engine.levels import get_level
 
+    if job.player is not None and job.player.get("kind") in ("mcts", "engine"):
+        from webapp.players import play_move
+
+        return play_move(job, on_progress, should_stop)
     level = get_level(job.level)
     limit = level.limit
     if job.time_s is not None or job.depth is not None:

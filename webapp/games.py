@@ -40,6 +40,7 @@ from webapp.errors import (
     StaleStateError,
 )
 from webapp.messages import EngineMoveRequest, ImportRequest, NewGame
+from webapp.players import Player, PlayerRegistry, UnknownPlayerError
 from webapp.presence import Presence
 from webapp.psq import PsqError, parse_psq
 from webapp.redis_presence import RedisPresence
@@ -123,6 +124,8 @@ class GameService:
         self._emit = emit
         self.aivai_move_s = aivai_move_s
         self.hint_time_s = hint_time_s
+        # Who may sit in an AI seat; ``create_app`` replaces it with the configured one.
+        self.players = PlayerRegistry.from_environment()
         self._locks: dict[str, threading.RLock] = {}
         self._locks_guard = threading.Lock()
         self._thinking: dict[str, Thinking] = {}
@@ -373,9 +376,11 @@ class GameService:
             color = random.choice(("black", "white"))
         token: str | None = None
         seats: dict[str, SeatRecord] = {}
+        chosen: dict[str, Player] = {}
         if request.mode == "aivai":
-            for side, level in (("black", request.black_level), ("white", request.white_level)):
-                seats[side] = SeatRecord(side, "ai", None, level, f"AI Level {level}")
+            chosen = self._aivai_players(request)
+            for side, player in chosen.items():
+                seats[side] = SeatRecord(side, "ai", None, player.level, player.name)
         else:
             token = new_token()
             seats[color] = SeatRecord(color, "human", hash_token(token), None, "Guest")
@@ -392,6 +397,7 @@ class GameService:
         if request.mode == "aivai":
             settings["black_level"] = request.black_level
             settings["white_level"] = request.white_level
+            settings["players"] = {side: player.id for side, player in chosen.items()}
         if request.clock is not None:
             settings["clock"] = {
                 "base_ms": request.clock.base_ms,
@@ -420,6 +426,40 @@ class GameService:
         record = self.store.create(record)
         self._schedule_ai(record)
         return record, token
+
+    def _aivai_players(self, request: NewGame) -> dict[str, Player]:
+        """The players of an AI-vs-AI game: the ids asked for, else negamax at the
+        asked levels."""
+        chosen = {}
+        for side, player_id, level in (
+            ("black", request.black_player, request.black_level),
+            ("white", request.white_player, request.white_level),
+        ):
+            try:
+                chosen[side] = self.players.get(player_id or f"negamax:{level}")
+            except UnknownPlayerError as error:
+                raise BadRequestError(f"'{side}_player': {error}") from None
+        return chosen
+
+    def player_spec(self, record: GameRecord, color: str) -> dict[str, Any] | None:
+        """The MCTS or engine player of ``color``'s AI seat for a job (None: negamax
+        at the seat's level). A player no longer configured plays as negamax."""
+        player_id = (record.settings.get("players") or {}).get(color)
+        if not player_id or player_id not in self.players:
+            return None
+        player = self.players.get(player_id)
+        return player.spec() if player.kind != "negamax" else None
+
+    def _forfeit(self, record: GameRecord, color: str, forfeit: dict[str, str]) -> None:
+        """An external engine failed (silent, crashed, illegal): it loses the game."""
+        winner = Color.from_name(color).other.label
+        result = self._result_of(winner, forfeit.get("reason") or "forfeit")
+        result["detail"] = forfeit.get("detail", "")
+        log.warning("%s forfeits game %s: %s", color, record.id, result["detail"])
+        try:
+            self._finish(record, result)
+        except StaleStateError:
+            log.info("forfeit of game %s arrived after a change; dropped", record.id)
 
     def import_psq(self, request: ImportRequest) -> tuple[GameRecord, str | None]:
         try:
@@ -740,6 +780,8 @@ class GameService:
             defence=float(record.settings.get("defence", 1.0)),
             # A fresh seed per move keeps the noisy levels from replaying the same game.
             seed=random.randrange(2**31),
+            player=self.player_spec(record, color),
+            session=f"{record.id}:{color}",
         )
         game_id, version = record.id, record.version
 
@@ -779,6 +821,9 @@ class GameService:
             record = self.load(game_id)
             if record.version != version or self.ai_to_move(record) != color:
                 return False
+            if stats.forfeit is not None:
+                self._forfeit(record, color, stats.forfeit)
+                return True
             board = self.board_of(record)
             try:
                 board.push(stats.move)
@@ -817,6 +862,9 @@ class GameService:
             del self._thinking[game_id]
             record = self.load(game_id)
             if record.version != thinking.version or self.ai_to_move(record) != thinking.color:
+                return
+            if stats.forfeit is not None:
+                self._forfeit(record, thinking.color, stats.forfeit)
                 return
             board = self.board_of(record)
             try:

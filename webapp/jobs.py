@@ -83,6 +83,8 @@ def play_turn(game_id: str, version: int, color: str, level: int, defence: float
             level=level,
             defence=defence,
             seed=random.randrange(2**31),
+            player=service.player_spec(record, color),
+            session=f"{game_id}:{color}",
         )
 
         def progress(info: dict[str, Any]) -> None:

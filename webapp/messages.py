@@ -3,9 +3,13 @@
 HTTP JSON API
     ``POST /api/v1/games`` ``{"mode": "ai"|"friend"|"aivai", "size": 15, "rule":
     "freestyle"|"standard"|"renju", "color": "black"|"white"|"random", "level": 1..5,
-    "defence": 0.5..2.0, "black_level", "white_level" (aivai), "clock": null |
-    {"base_s", "increment_s"} (friend), "moves": [[x, y], ...]}`` -> 201 ``{"id", "url"}``
-    and the creator's seat cookie ``seat_<id>`` (HttpOnly, SameSite=Lax, Path=/).
+    "defence": 0.5..2.0, "black_level", "white_level" (aivai), "black_player",
+    "white_player" (aivai, player ids such as ``negamax:3``, ``mcts``, ``engine:<name>``;
+    they win over the levels), "clock": null | {"base_s", "increment_s"} (friend), "moves":
+    [[x, y], ...]}`` -> 201 ``{"id", "url"}`` and the creator's seat cookie ``seat_<id>``
+    (HttpOnly, SameSite=Lax, Path=/). ``GET /api/v1/players`` -> ``{"players": [{"id",
+    "name", "kind", "level", "description"}], "ratings": [{"id", "name", "games", "wins",
+    "losses", "draws", "rating"}]}``; ``GET /players`` is the Elo table page.
     ``POST /api/v1/import`` ``{"psq", "level", "color", "rule"?}`` -> 201 like above.
     ``GET /api/v1/games/<id>`` -> public state (``you`` null); ``GET /api/v1/games?status=
     live`` -> ``{"games": [...]}``. ``GET /healthz`` -> 200 or 503 ``{"status", "mode",
@@ -27,14 +31,18 @@ Server -> client
          "players": {"black": {"kind", "name", "level", "connected"}, "white": {...}},
          "you": "black"|"white"|null,
          "result": null | {"winner": colour|null, "reason": "five"|"forbidden"|"resign"|
-                           "timeout"|"full", "line": [[x, y], ...]},
+                           "timeout"|"forfeit"|"full", "line": [[x, y], ...],
+                           "detail"?: why an external engine lost on time or forfeit},
          "forbidden": [[x, y], ...], "clock": null | {"black_ms", "white_ms",
          "increment_ms", "running"}, "spectators", "evals": [{"ply", "score"}, ...],
          "takeback": null | {"by"}, "rematch": null | id, "thinking": null | {"color"}}
 
     ``spectators {game_id, count}`` to the room when only the spectators changed.
     ``thinking {game_id, color, depth, score, pv, nodes, nps, move}`` to the room during
-    AI moves (``score`` from the thinking side's point of view); ``hint {game_id, move,
+    AI moves (``score`` from the thinking side's point of view); MCTS reports add
+    ``engine: "mcts"`` (``nodes`` are playouts); external engines send ``engine:
+    "external"`` and ``text``, the raw MESSAGE line, with the numbers only when the line
+    is in our brain's format; ``hint {game_id, move,
     score, depth, pv}`` to the asker; ``error {code,
     message}`` to the sender only, with code ``bad_request``, ``not_found``,
     ``not_your_turn``, ``not_a_player``, ``illegal_move``, ``stale``, ``game_over``,
@@ -225,6 +233,21 @@ class NewGame:
     white_level: int
     clock: ClockSettings | None
     moves: list[tuple[int, int]]
+    black_player: str | None = None
+    white_player: str | None = None
+
+
+PLAYER_ID_RE = re.compile(r"^[a-z0-9][a-z0-9:_.-]{0,63}$")
+
+
+def _player_id(data: dict[str, Any], key: str) -> str | None:
+    """An optional player id; whether such a player exists is the game service's call."""
+    value = data.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, str) or not PLAYER_ID_RE.match(value.strip().lower()):
+        raise BadRequestError(f"'{key}' must be a player id such as negamax:3 or mcts")
+    return value.strip().lower()
 
 
 def _level(data: dict[str, Any], key: str, default: int) -> int:
@@ -245,6 +268,8 @@ def parse_new_game(body: Any) -> NewGame:
             int(_number(clock_data, "base_s", 1, 36_000) * 1000),
             int(_number(clock_data, "increment_s", 0, 600, 0) * 1000),
         )
+    if mode != "aivai" and (data.get("black_player") or data.get("white_player")):
+        raise BadRequestError("'black_player' and 'white_player' are for AI-vs-AI games")
     return NewGame(
         mode=mode,
         size=size,
@@ -256,6 +281,8 @@ def parse_new_game(body: Any) -> NewGame:
         white_level=_level(data, "white_level", 3),
         clock=clock,
         moves=moves_of(data, "moves", size),
+        black_player=_player_id(data, "black_player"),
+        white_player=_player_id(data, "white_player"),
     )
 
 

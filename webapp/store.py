@@ -15,7 +15,7 @@ from typing import Any
 
 from sqlalchemy import create_engine, delete, event, func, select, update
 from sqlalchemy.engine import Engine
-from sqlalchemy.orm import Session, selectinload, sessionmaker
+from sqlalchemy.orm import Session, noload, selectinload, sessionmaker
 
 from webapp.models import Base, Game, Move, Seat, utcnow
 
@@ -175,6 +175,21 @@ class Store:
             query = query.where(Game.status == status)
         with self._session() as session:
             return [_record(g) for g in session.scalars(query)]
+
+    def finished_games(self, limit: int = 10_000) -> list[GameRecord]:
+        """The latest ``limit`` finished games, oldest first, with their seats but without
+        their moves: what the player ratings (``ratings``) are computed from."""
+        query = (
+            select(Game)
+            .options(selectinload(Game.seats), noload(Game.moves))
+            .where(Game.status == "finished")
+            .order_by(Game.updated_at.desc())
+            .limit(limit)
+        )
+        with self._session() as session:
+            records = [_record(g) for g in session.scalars(query)]
+        records.reverse()
+        return records
 
     def active_game_ids(self) -> list[str]:
         with self._session() as session:
