@@ -336,6 +336,8 @@
   function playerLabel(player) {
     if (!player) return "";
     if (player.kind === "ai") {
+      // MCTS and external engines have no level: their registry name says who they are.
+      if (!player.level) return player.name || "AI";
       const levelName = I18N.has(`level.${player.level}.name`)
         ? t(`level.${player.level}.name`)
         : "";
@@ -411,7 +413,9 @@
     const winner = t("color." + result.winner + "_cap");
     const loser = t("color." + (result.winner === "black" ? "white" : "black") + "_lower");
     const key = "result." + (result.reason || "five");
-    return t(I18N.has(key) ? key : "result.win", { winner, loser });
+    const text = t(I18N.has(key) ? key : "result.win", { winner, loser });
+    // An external engine that lost by failing says why (crashed, illegal move, silent).
+    return result.detail ? `${text} (${result.detail})` : text;
   }
 
   function renderStatus() {
@@ -554,11 +558,25 @@
       side.querySelector(".spinner").hidden = !busy;
       side.classList.toggle("busy", busy);
       const info = thinking[color];
-      side.querySelector(".t-depth").textContent = info ? String(info.depth) : "–";
-      side.querySelector(".t-score").textContent = info ? formatScore(info.score) : "–";
-      side.querySelector(".t-nps").textContent = info ? formatCount(info.nps) + "/s" : "–";
-      side.querySelector(".t-nodes").textContent = info ? formatCount(info.nodes) : "–";
+      const has = (key) => info && info[key] !== undefined && info[key] !== null;
+      side.querySelector(".t-depth").textContent = has("depth") ? String(info.depth) : "–";
+      side.querySelector(".t-score").textContent = has("score") ? formatScore(info.score) : "–";
+      side.querySelector(".t-nps").textContent = has("nps") ? formatCount(info.nps) + "/s" : "–";
+      side.querySelector(".t-nodes").textContent = has("nodes") ? formatCount(info.nodes) : "–";
       side.querySelector(".t-pv").textContent = info ? pvText(info.pv, state.size) : "–";
+      // MCTS counts playouts, not nodes; an external engine's own words are shown as sent.
+      const nodesLabel = side.querySelector(".t-nodes-label");
+      const labelKey = info && info.engine === "mcts" ? "think.playouts" : "think.nodes";
+      if (nodesLabel && nodesLabel.dataset.i18n !== labelKey) {
+        nodesLabel.dataset.i18n = labelKey;
+        nodesLabel.textContent = t(labelKey);
+      }
+      const text = side.querySelector(".t-text");
+      if (text) {
+        const raw = info && info.engine === "external" && info.text ? info.text : "";
+        text.textContent = raw;
+        text.hidden = !raw;
+      }
     }
   }
 
@@ -575,7 +593,12 @@
     const points = (state.evals || []).map((e) => ({ ply: e.ply, score: e.score, live: false }));
     const mover = state.turn;
     const info = thinking[mover];
-    if (state.status === "active" && info && info.ply === state.moves.length) {
+    if (
+      state.status === "active" &&
+      info &&
+      info.ply === state.moves.length &&
+      typeof info.score === "number"
+    ) {
       const blackView = mover === "black" ? info.score : -info.score;
       points.push({ ply: state.moves.length + 1, score: blackView, live: true });
     }

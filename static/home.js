@@ -68,8 +68,8 @@
         };
       }
     } else if (mode === "aivai") {
-      body.black_level = parseInt(form.elements.black_level.value, 10);
-      body.white_level = parseInt(form.elements.white_level.value, 10);
+      body.black_player = form.elements.black_player.value;
+      body.white_player = form.elements.white_player.value;
     }
     return body;
   }
@@ -200,7 +200,10 @@
 
   function playerName(player) {
     if (!player) return "?";
-    if (player.kind === "ai") return t("player.ai", { level: player.level });
+    if (player.kind === "ai") {
+      // MCTS and external engines have no level: their registry name says who they are.
+      return player.level ? t("player.ai", { level: player.level }) : player.name || "AI";
+    }
     return !player.name || player.name === "Guest" ? t("player.guest") : player.name;
   }
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from sqlalchemy import create_engine, delete, event, func, select, update
 from sqlalchemy.engine import Engine
-from sqlalchemy.orm import Session, noload, selectinload, sessionmaker
+from sqlalchemy.orm import Session, selectinload, sessionmaker
 
 from webapp.models import Base, Game, Move, Seat, utcnow
 
@@ -181,13 +181,31 @@ class Store:
         their moves: what the player ratings (``ratings``) are computed from."""
         query = (
             select(Game)
-            .options(selectinload(Game.seats), noload(Game.moves))
+            .options(selectinload(Game.seats))
             .where(Game.status == "finished")
             .order_by(Game.updated_at.desc())
             .limit(limit)
         )
         with self._session() as session:
-            records = [_record(g) for g in session.scalars(query)]
+            records = [
+                GameRecord(
+                    id=g.id,
+                    mode=g.mode,
+                    size=g.size,
+                    rule=g.rule,
+                    status=g.status,
+                    version=g.version,
+                    settings=dict(g.settings or {}),
+                    result=dict(g.result) if g.result else None,
+                    seats={
+                        s.color: SeatRecord(s.color, s.kind, s.token_hash, s.level, s.name)
+                        for s in g.seats
+                    },
+                    created_at=g.created_at,
+                    updated_at=g.updated_at,
+                )
+                for g in session.scalars(query)
+            ]
         records.reverse()
         return records
 

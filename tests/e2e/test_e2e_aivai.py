@@ -14,8 +14,8 @@ pytestmark = pytest.mark.e2e
 def test_ai_vs_ai_streams_moves_and_thinking(page: Page, live_server, ui) -> None:
     page.goto(live_server.url + "/#watch")
     form = page.locator("#form-aivai")
-    form.locator("select[name=black_level]").select_option("2")
-    form.locator("select[name=white_level]").select_option("3")
+    form.locator("select[name=black_player]").select_option("negamax:2")
+    form.locator("select[name=white_player]").select_option("negamax:3")
     form.get_by_role("button", name="Start match").click()
     page.wait_for_url(re.compile(r"/g/[\w-]+$"))
     expect(page.locator("#game")).to_have_attribute("data-you", "")
