@@ -20,6 +20,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from engine import core as threat_core
+from engine import core_search
 from engine import mcts_core as core
 from engine.board import Board
 from engine.color import Color
@@ -33,6 +35,19 @@ NODE_BYTES = 33  # the per-node arrays of the tree pool, summed
 VCF_MAX_DEPTH = 12
 VCF_NODES_PER_DEPTH = 4000
 REUSE_MAX_PLIES = 8
+# The project's threat searches over ``engine.core`` run before the tree: a long VCF, then
+# a VCT within THREAT_NODES_PER_SECOND nodes per second of the move's time (at most
+# THREAT_NODES), skipped for moves of less than THREAT_MIN_TIME.
+THREAT_NODES = 60_000
+THREAT_NODES_PER_SECOND = 20_000
+THREAT_MIN_TIME = 0.1
+# Swindles: when the best move only expects to hold the game (its win rate is below
+# SWINDLE_BELOW), a four or open three that scores nearly as well (within SWINDLE_MARGIN,
+# after at least SWINDLE_MIN_VISITS playouts) is played instead: it costs little if
+# answered and wins against an opponent that misses the answer.
+SWINDLE_BELOW = 0.45
+SWINDLE_MARGIN = 0.08
+SWINDLE_MIN_VISITS = 32
 
 _tables_lock = threading.Lock()
 _tables: npt.NDArray[np.int8] | None = None
@@ -148,7 +163,8 @@ class MctsSearcher:
     ``exploration`` is the UCT constant; ``prior_weight`` how long pattern knowledge
     steers a child before its own results take over; ``contempt`` is how much less than
     half a point a draw is worth to the side searching (it then prefers lines that keep
-    winning chances, and expects its opponent to steer for the draw). With ``seed`` and a
+    winning chances, and expects its opponent to steer for the draw); ``swindles`` lets it
+    trade a merely holding move for a threat that scores nearly as well. With ``seed`` and a
     ``nodes`` limit a search is repeatable."""
 
     def __init__(
@@ -157,6 +173,7 @@ class MctsSearcher:
         exploration: float = 0.5,
         prior_weight: float = 1.0,
         contempt: float = 0.4,
+        swindles: bool = True,
         tree_mb: int = 64,
         max_children: int = 32,
         seed: int | None = None,
@@ -174,6 +191,7 @@ class MctsSearcher:
         self.exploration = exploration
         self.prior_weight = prior_weight
         self.contempt = contempt
+        self.swindles = swindles
         self.tree_mb = tree_mb
         self.max_children = max_children
         self.seed = seed
@@ -181,6 +199,9 @@ class MctsSearcher:
         self.report_interval = report_interval
         self._rng = random.Random(seed)
         self._stop = threading.Event()
+        self._threat_stop = np.zeros(1, dtype=np.int8)
+        self._threat_heuristics: core_search.Heuristics | None = None
+        self._threat_cells = 0
         self._tree: _Tree | None = None
         self._tree_moves: list[Point] = []
         self._tree_game: tuple[int, Rule] | None = None
@@ -191,6 +212,7 @@ class MctsSearcher:
     def stop(self) -> None:
         """Ask a running search to return as soon as possible with its best move so far."""
         self._stop.set()
+        self._threat_stop[0] = 1
 
     def clear(self) -> None:
         """Forget the tree kept from earlier searches (a new game)."""
@@ -205,6 +227,7 @@ class MctsSearcher:
         if board.is_game_over():
             raise GameOverError("the game is over: there is nothing to search")
         self._stop.clear()
+        self._threat_stop[0] = 0
         start = time.perf_counter()
         me = board.turn
         if board.is_empty():
@@ -212,6 +235,8 @@ class MctsSearcher:
             return self._finish(SearchResult(centre, 0, 0, 0, [centre]), start)
         position = _Position.from_board(board)
         quick = self._tactics(board, position, me)
+        if quick is None:
+            quick = self._threats(board, limit)
         if quick is not None:
             return self._finish(quick, start)
         tree = self._tree_for(board)
@@ -283,6 +308,39 @@ class MctsSearcher:
                 move = position.point(cell)
                 return SearchResult(move, MATE - (2 * depth + 1), 2 * depth + 1, 0, [move])
         return None
+
+    def _threats(self, board: Board, limit: Limit) -> SearchResult | None:
+        """A win by continuous fours or threats found by the negamax engine's compiled
+        threat searches, which also follow lines where the defender answers with a four."""
+        if limit.time is not None:
+            if limit.time < THREAT_MIN_TIME:
+                return None
+            budget = int(min(THREAT_NODES, limit.time * THREAT_NODES_PER_SECOND))
+        elif limit.nodes is not None:
+            budget = min(THREAT_NODES, 4 * limit.nodes)
+        else:
+            budget = THREAT_NODES
+        tables = threat_core.rule_tables(board.rule.value, board.size)
+        state = threat_core.new_state(board.size, board.rule is Rule.RENJU)
+        state = state._replace(stop=self._threat_stop)
+        threat_core.init_walls(state, tables)
+        for x, y in board.moves:
+            index = threat_core.point_index(state, x, y)
+            threat_core.place(state, tables, index, int(board.cell(x, y)))
+        if self._threat_heuristics is None or self._threat_cells != state.cells.shape[0]:
+            self._threat_heuristics = core_search.new_heuristics(state.cells.shape[0])
+            self._threat_cells = state.cells.shape[0]
+        hs = self._threat_heuristics
+        plies = core_search.root_vcf(state, tables, hs, core_search.ROOT_VCF_DEPTH)
+        # Renju black's threes may be forbidden shapes: only fours are trusted there.
+        if plies == 0 and not (board.rule.has_forbidden and board.turn is Color.BLACK):
+            plies = core_search.root_vct(state, tables, hs, core_search.ROOT_VCT_DEPTH, budget)
+        if plies <= 0 or self._stop.is_set():
+            return None
+        move = threat_core.index_point(state, int(hs.vcf_line[0]))
+        if move not in board.legal_moves():
+            return None
+        return SearchResult(move, MATE - plies, plies, int(state.info[threat_core.I_NODES]), [move])
 
     def _tree_for(self, board: Board) -> _Tree:
         """The kept subtree if ``board`` follows on from the last search, else a new one."""
@@ -370,7 +428,7 @@ class MctsSearcher:
                 or (limit.time is not None and elapsed + took >= limit.time)
             )
             if finished or (self.on_iteration and now - last_report >= self.report_interval):
-                result = self._result(board, tree, meta, playouts, elapsed)
+                result = self._result(board, position, tree, meta, playouts, elapsed)
                 if finished:
                     return self._finish(result, start)
                 last_report = now
@@ -400,9 +458,36 @@ class MctsSearcher:
 
         return sorted(tree.children(node), key=key)
 
+    def _swindle(self, tree: _Tree, position: _Position, side: Color, best: int) -> int:
+        """A threat (four or open three) scoring almost as well as ``best`` when ``best``
+        expects no win, else ``best``: forcing moves give a fallible opponent chances to
+        go wrong."""
+        visits, wins, proven = tree.arrays[VISITS], tree.arrays[WINS], tree.arrays[PROVEN]
+        if proven[best] != 0 or visits[best] == 0:
+            return best
+        best_rate = float(wins[best]) / int(visits[best])
+        if best_rate >= SWINDLE_BELOW:
+            return best
+        choice, choice_key = best, (0, best_rate)
+        for child in tree.children(0):
+            n = int(visits[child])
+            if child == best or proven[child] != 0 or n < SWINDLE_MIN_VISITS:
+                continue
+            rate = float(wins[child]) / n
+            if rate < best_rate - SWINDLE_MARGIN:
+                continue
+            level, _, _ = core.cell_threat(position.pat, int(side), int(tree.arrays[MOVE][child]))
+            # Fours first, then (double) threes: the stronger the threat, the likelier a
+            # slip; among equal threats the better rate.
+            key = (level, rate)
+            if level >= core.LEVEL_THREE and key > choice_key:
+                choice, choice_key = child, key
+        return choice
+
     def _result(
         self,
         board: Board,
+        position: _Position,
         tree: _Tree,
         meta: npt.NDArray[np.int64],
         playouts: int,
@@ -420,6 +505,11 @@ class MctsSearcher:
         if best is None:
             move = sorted(board.legal_moves())[0]
             return SearchResult(move, 0, 0, playouts, [move], elapsed, 0)
+        if self.swindles:
+            swindle = self._swindle(tree, position, board.turn, best)
+            point = core.point_of(int(tree.arrays[MOVE][swindle]), size)
+            if legal is None or point in legal:
+                best = swindle
         score = self._score(tree, best)
         pv = [core.point_of(int(tree.arrays[MOVE][best]), size)]
         node = best
