@@ -22,7 +22,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from engine import Board, Color, GameOverError, GomokuError
@@ -548,10 +548,14 @@ class GameService:
             if record.clock is not None:
                 changes["clock"] = clocks.restarted(changes["clock"], None)
         try:
-            self.store.update(record.id, record.version, changes=changes, add_moves=[move])
+            version = self.store.update(
+                record.id, record.version, changes=changes, add_moves=[move]
+            )
         except StaleVersionError:
             raise StaleStateError("the game changed; your move was not played") from None
-        record = self.load(record.id)
+        # The compare-and-set succeeded, so the stored game is exactly this one: no need
+        # to read it back (the busiest path of a loaded server).
+        record = replace(record, version=version, moves=[*record.moves, move], **changes)
         # Start the AI before broadcasting so the state already says it is thinking.
         self._schedule_ai(record)
         self.broadcast(record)
