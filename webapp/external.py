@@ -227,27 +227,25 @@ def play_external_move(
         threading.Thread(target=watch_stop, name="external-stop", daemon=True).start()
     moves = list(job.moves)
     started = time.monotonic()
+    if running is not None and not (
+        len(moves) == len(running.moves) + 1 and moves[:-1] == running.moves
+    ):
+        # The game went somewhere the kept brain did not follow: start a fresh one.
+        _end_quietly(running)
+        running = None
     try:
+        follows_on = running is not None
         if running is None:
             running = _launch(command, name, job.size, job.rule, move_ms)
         holder.append(running)
         brain = running.brain
         brain.on_message = on_message
         timeout = move_s + ANSWER_GRACE_S
-        known = running.moves
-        if not moves and not known:
-            answer = brain.begin(timeout)
-        elif len(moves) == len(known) + 1 and moves[:-1] == known:
+        if follows_on:
             answer = brain.turn(moves[-1], timeout)
+        elif not moves:
+            answer = brain.begin(timeout)
         else:
-            if known:
-                # The game went somewhere the brain did not follow: a fresh brain.
-                _end_quietly(running)
-                holder.clear()
-                running = _launch(command, name, job.size, job.rule, move_ms)
-                holder.append(running)
-                brain = running.brain
-                brain.on_message = on_message
             answer = brain.board(moves, timeout)
     except BrainTimeoutError as error:
         _end_quietly(running)
