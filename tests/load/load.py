@@ -136,6 +136,8 @@ async def play_vs_ai(
 ) -> list[tuple[int, float]]:
     """Play ``moves`` moves; return (ply of the AI reply, seconds from move to reply)."""
     samples = []
+    # Players do not all move at the same instant: each starts within one think time.
+    await asyncio.sleep(pause_s * rng.uniform(0.0, 1.0))
     for _ in range(moves):
         state = client.state
         assert state is not None
