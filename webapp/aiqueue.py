@@ -85,7 +85,7 @@ class TurnQueue:
                 "webapp.jobs.play_turn",
                 kwargs=asdict(turn),
                 timeout=JOB_TIMEOUT_S,
-                result_ttl=60,
+                result_ttl=0,  # nobody reads a turn's result: the game is the result
                 failure_ttl=3600,
                 description=f"AI turn {turn.game_id}@{turn.version}",
             )

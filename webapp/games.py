@@ -502,9 +502,20 @@ class GameService:
         record = self.load(game_id)
         return self._settle_flag(record)
 
-    def play(self, game_id: str, color: str | None, x: int, y: int, version: int) -> GameRecord:
+    def play(
+        self,
+        game_id: str,
+        color: str | None,
+        x: int,
+        y: int,
+        version: int,
+        cookies: Mapping[str, str] | None = None,
+    ) -> GameRecord:
+        """Play ``color``'s move, or the move of the seat whose secret is in ``cookies``."""
         with self._lock(game_id):
             record = self._fresh(game_id)
+            if cookies is not None:
+                color = self.seat_from_cookies(record, cookies)
             color = self._require_player(record, color)
             if record.status == "finished":
                 raise GameFinishedError("the game is over")
@@ -817,12 +828,22 @@ class GameService:
             # Redis answers again.
             log.warning("could not queue the AI turn of %s: %s", record.id, error)
 
-    def apply_ai_move(self, game_id: str, version: int, color: str, stats: AiMove) -> bool:
+    def apply_ai_move(
+        self,
+        game_id: str,
+        version: int,
+        color: str,
+        stats: AiMove,
+        record: GameRecord | None = None,
+    ) -> bool:
         """Play a worker's move if the game is still at ``version`` with ``color``'s AI to
-        move; return whether it was played. The compare-and-set in the store makes a
-        re-run job and the job it replaced unable to both play."""
+        move; return whether it was played. ``record`` is the game as the job read it
+        at ``version``, if at hand. The compare-and-set in the store makes a re-run job
+        and the job it replaced unable to both play, and refuses a move made stale by an
+        undo or a resignation meanwhile."""
         with self._lock(game_id):
-            record = self.load(game_id)
+            if record is None or record.version != version:
+                record = self.load(game_id)
             if record.version != version or self.ai_to_move(record) != color:
                 return False
             if stats.forfeit is not None:

@@ -98,7 +98,7 @@ def play_turn(game_id: str, version: int, color: str, level: int, defence: float
             pause = service.aivai_move_s - (time.monotonic() - started)
             if pause > 0:
                 time.sleep(pause)
-        played = service.apply_ai_move(game_id, version, color, stats)
+        played = service.apply_ai_move(game_id, version, color, stats, record)
         log.info("turn %s@%s %s", game_id, version, "played" if played else "stale")
         return "played" if played else "stale"
     finally:

@@ -136,7 +136,7 @@ class GameNamespace(Namespace):  # type: ignore[misc]
 
     def on_move(self, data: Any = None) -> dict[str, Any]:
         def move(msg: MoveMessage) -> None:
-            self.service.play(msg.game_id, self._seat(msg.game_id), msg.x, msg.y, msg.version)
+            self.service.play(msg.game_id, None, msg.x, msg.y, msg.version, cookies=request.cookies)
 
         return self._handle("move", data, move)
 

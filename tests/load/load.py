@@ -325,9 +325,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--moves", type=int, default=5, help="moves per player")
     parser.add_argument("--level", type=int, default=1, help="AI level (1 is the fastest)")
     parser.add_argument("--pause", type=float, default=1.0, help="player think time, s")
+    parser.add_argument("--logs", help="keep the servers' logs in this folder")
     args = parser.parse_args(argv)
 
-    with tempfile.TemporaryDirectory(prefix="gomoku-load-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="gomoku-load-") as scratch:
+        tmp = args.logs or scratch
         started = time.time()
         deployment = Deployment(args.mode, Path(tmp))
         deployment.warm_up()
