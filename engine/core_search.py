@@ -468,6 +468,9 @@ def vcf(st: State, tb: Tables, hs: Heuristics, ply: int, budget: int) -> int:
     color = side_to_move(st)
     me = color - 1
     op = 2 - color
+    if st.stop[0] != 0:
+        # Out of time: report no win (a win found later in the line would be unproven).
+        return 0
     if st.class_count[me, C_FIVE] > 0:
         hs.vcf_line[ply] = _first_cell_of_class(st, me, C_FIVE)
         hs.vcf_line[ply + 1] = -1
@@ -533,7 +536,9 @@ def vcf(st: State, tb: Tables, hs: Heuristics, ply: int, budget: int) -> int:
             hs.vcf_line[ply] = i
             hs.vcf_line[ply + 1] = block
             return result + 2
-    hs.vcf_fail[slot] = key
+    if st.stop[0] == 0:
+        # Only a finished search proves there is no win here.
+        hs.vcf_fail[slot] = key
     return 0
 
 
@@ -801,7 +806,8 @@ def vct(st: State, tb: Tables, hs: Heuristics, ply: int, budget: int) -> int:
                     hs.vcf_line[ply] = i
                     hs.vcf_line[ply + 1] = -1
                     return longest + 2
-    hs.vcf_fail[slot] = key
+    if st.stop[0] == 0 and st.info[I_NODES] < st.info[I_THREAT_LIMIT]:
+        hs.vcf_fail[slot] = key
     return 0
 
 

@@ -1,6 +1,6 @@
 """Compiles (or loads from numba's on-disk cache) every compiled function the searchers
-(negamax and MCTS) use, by running tiny searches under each rule. Run once after installing, before timed
-play: ``python -m engine.warmup``."""
+(negamax and MCTS) use, by running tiny searches under each rule. Run once after
+installing, before timed play: ``python -m engine.warmup``."""
 
 from __future__ import annotations
 
