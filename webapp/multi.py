@@ -23,19 +23,25 @@ log = logging.getLogger(__name__)
 
 # The Flask-SocketIO default, named here because workers and servers must agree on it.
 SOCKETIO_CHANNEL = "flask-socketio"
+MAX_CONNECTIONS = 256
 
 
 def redis_client(url: str, name: str | None = None) -> Any:
     """A Redis client that fails fast when Redis is down instead of hanging a request."""
     import redis
 
-    return redis.Redis.from_url(
+    # A busy server has hundreds of threads: they queue for a connection rather than
+    # fail (redis-py's default pool refuses the 101st).
+    pool = redis.BlockingConnectionPool.from_url(
         url,
+        max_connections=MAX_CONNECTIONS,
+        timeout=5.0,
         socket_connect_timeout=1.0,
         socket_timeout=5.0,
         health_check_interval=10,
         client_name=name,
     )
+    return redis.Redis(connection_pool=pool)
 
 
 @dataclass
@@ -69,6 +75,7 @@ class Shared:
             channel=SOCKETIO_CHANNEL,
             redis_options={
                 "client_name": self.listener_name,
+                "max_connections": 4 * MAX_CONNECTIONS,
                 "socket_connect_timeout": 1.0,
                 "health_check_interval": 10,
             },
@@ -78,6 +85,7 @@ class Shared:
         try:
             self.redis.ping()
         except Exception as error:
+            log.warning("Redis is unavailable: %r", error)
             raise ServiceUnavailableError(
                 "the game servers lost their connection to Redis; nothing was changed, "
                 "try again in a moment"
