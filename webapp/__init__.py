@@ -102,6 +102,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         AIVAI_MOVE_S=0.6,
         HINT_TIME_S=0.5,
         CORS_ORIGINS=os.environ.get("CORS_ORIGINS"),
+        SESSION_COOKIE_SECURE=os.environ.get("SESSION_COOKIE_SECURE", "").lower()
+        in ("1", "true", "yes"),
         MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
         RATE_PER_S=20.0,
         RATE_BURST=40.0,
