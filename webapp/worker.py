@@ -23,17 +23,21 @@ import time
 import uuid
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the web stack loads only once REDIS_URL is known to be set
+    from webapp.aiqueue import TurnQueue
+    from webapp.store import Store
 
 log = logging.getLogger("webapp.worker")
 
 WATCHDOG_S = 0.5
 
 
-def _watchdog(turns_queue: object, store: object, stop: threading.Event) -> None:
-    from webapp.aiqueue import AiTurn, TurnQueue
-    from webapp.store import Store
+def _watchdog(turns_queue: TurnQueue, store: Store, stop: threading.Event) -> None:
+    """Queue every AI turn nobody holds, twice a second, until ``stop``."""
+    from webapp.aiqueue import AiTurn
 
-    assert isinstance(turns_queue, TurnQueue) and isinstance(store, Store)
     while not stop.wait(WATCHDOG_S):
         try:
             turns = [AiTurn(*row) for row in store.ai_turns()]

@@ -86,6 +86,31 @@ def test_ai_and_friend_games_reach_both_servers(cluster: Cluster, peers: PeerFac
         assert_consistent(peer.states(friend_game))
 
 
+def test_hints_undo_and_engine_api_through_the_queue(cluster: Cluster, peers: PeerFactory) -> None:
+    game_id, cookie = create_game(cluster.a, mode="ai", level=4, color="black")
+    player = peers(cluster.b, cookie)
+    player.join(game_id)
+    ack = player.call("hint", {"game_id": game_id})
+    assert ack == {"ok": True}
+    deadline = time.monotonic() + 20
+    while not any(e[1] == "hint" for e in player.events):
+        assert time.monotonic() < deadline, "no hint from the workers"
+        time.sleep(0.05)
+    hint = next(e[2] for e in player.events if e[1] == "hint")
+    assert hint["game_id"] == game_id and len(hint["move"]) == 2
+    # Undo while a worker thinks: the search is abandoned and its move never lands.
+    assert play(player, game_id) == {"ok": True}
+    player.wait_state(game_id, lambda s: len(s["moves"]) == 1 and s["thinking"])
+    assert player.call("undo", {"game_id": game_id}) == {"ok": True}
+    player.wait_state(game_id, lambda s: s["moves"] == [] and not s["thinking"])
+    time.sleep(2.0)
+    assert game_state(cluster.a, game_id)["moves"] == []
+    status, reply, _ = http(
+        f"{cluster.b.url}/api/v1/move", {"moves": [[7, 7], [8, 8]], "time_ms": 200}
+    )
+    assert status == 200 and len(reply["move"]) == 2, reply
+
+
 def test_concurrent_moves_exactly_one_wins(cluster: Cluster, peers: PeerFactory) -> None:
     game_id, black_cookie = create_game(cluster.a, mode="friend", color="black")
     claim_seat(cluster.b, game_id)
