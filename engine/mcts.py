@@ -42,9 +42,10 @@ THREAT_NODES = 60_000
 THREAT_NODES_PER_SECOND = 20_000
 THREAT_MIN_TIME = 0.1
 # Swindles: when the best move only expects to hold the game (its win rate is below
-# SWINDLE_BELOW), a four or open three that scores nearly as well (within SWINDLE_MARGIN,
-# after at least SWINDLE_MIN_VISITS playouts) is played instead: it costs little if
-# answered and wins against an opponent that misses the answer.
+# SWINDLE_BELOW), of the moves scoring nearly as well (within SWINDLE_MARGIN, after at
+# least SWINDLE_MIN_VISITS playouts) a four is played, or else the one leaving us the
+# most ways to make a four: threats cost little if answered and win against an opponent
+# that misses the answer.
 SWINDLE_BELOW = 0.45
 SWINDLE_MARGIN = 0.08
 SWINDLE_MIN_VISITS = 32
@@ -459,28 +460,39 @@ class MctsSearcher:
         return sorted(tree.children(node), key=key)
 
     def _swindle(self, tree: _Tree, position: _Position, side: Color, best: int) -> int:
-        """A threat (four or open three) scoring almost as well as ``best`` when ``best``
-        expects no win, else ``best``: forcing moves give a fallible opponent chances to
-        go wrong."""
+        """When ``best`` expects no win, the move scoring almost as well that threatens
+        most: a four first, then the one leaving the most cells where we make a four.
+        Forcing moves and ready fours give a fallible opponent chances to go wrong."""
         visits, wins, proven = tree.arrays[VISITS], tree.arrays[WINS], tree.arrays[PROVEN]
         if proven[best] != 0 or visits[best] == 0:
             return best
         best_rate = float(wins[best]) / int(visits[best])
         if best_rate >= SWINDLE_BELOW:
             return best
-        choice, choice_key = best, (0, best_rate)
+        tables = pattern_tables()
+        colour = int(side)
+        choice, choice_key = best, (-1, -1, 0.0)
         for child in tree.children(0):
             n = int(visits[child])
-            if child == best or proven[child] != 0 or n < SWINDLE_MIN_VISITS:
+            if proven[child] != 0 or (n < SWINDLE_MIN_VISITS and child != best):
                 continue
-            rate = float(wins[child]) / n
+            rate = float(wins[child]) / max(n, 1)
             if rate < best_rate - SWINDLE_MARGIN:
                 continue
-            level, _, _ = core.cell_threat(position.pat, int(side), int(tree.arrays[MOVE][child]))
-            # Fours first, then (double) threes: the stronger the threat, the likelier a
-            # slip; among equal threats the better rate.
-            key = (level, rate)
-            if level >= core.LEVEL_THREE and key > choice_key:
+            cell = int(tree.arrays[MOVE][child])
+            level, _, _ = core.cell_threat(position.pat, colour, cell)
+            core.place(
+                position.grid, position.pat, tables, position.exact, position.dirs, cell, colour
+            )
+            ready = int(
+                np.count_nonzero(
+                    (position.grid == 0)
+                    & (position.pat[colour - 1, :, core.SLOT_LEVEL] >= core.LEVEL_FOUR)
+                )
+            )
+            core.unplace(position.grid, position.pat, tables, position.exact, position.dirs, cell)
+            key = (int(level >= core.LEVEL_FOUR), ready, rate)
+            if key > choice_key:
                 choice, choice_key = child, key
         return choice
 

@@ -19,6 +19,7 @@ from typing import Protocol, TextIO
 
 from engine.board import Board
 from engine.color import Color
+from engine.core import rule_tables
 from engine.errors import GomokuError
 from engine.limit import Limit
 from engine.mcts import MctsSearcher
@@ -254,6 +255,8 @@ class Brain:
         if not MIN_SIZE <= size <= MAX_SIZE:
             raise ProtocolError(f"unsupported size {size}: use {MIN_SIZE} to {MAX_SIZE}")
         self.warm_up()
+        # The threat searches' tables depend on the size: build them now, not in move one.
+        rule_tables(self.rule.value, size)
         self.board = Board(size, self.rule)
         if self.searcher is not None:
             self.searcher.clear()
