@@ -102,6 +102,9 @@ class Thinking:
     ticket: AiTicket
     started: float
     attempt: int = 0
+    # The game as the search saw it: while this search is still the game's, nothing else
+    # can have changed the game (undo and resign cancel it first).
+    record: GameRecord | None = None
 
 
 class GameService:
@@ -804,7 +807,7 @@ class GameService:
             self.emit("thinking", {"game_id": game_id, "color": color, **info}, room_of(game_id))
 
         ticket = self.runner.submit(job, progress)
-        thinking = Thinking(color, version, ticket, time.monotonic(), attempt)
+        thinking = Thinking(color, version, ticket, time.monotonic(), attempt, record)
         self._thinking[game_id] = thinking
         ticket.future.add_done_callback(
             lambda future: threading.Thread(
@@ -875,7 +878,7 @@ class GameService:
                         self._schedule_ai(self.load(game_id), thinking.attempt + 1)
             return
         thinking.ticket.progress_done.wait(2.0)
-        record = self.store.find(game_id)
+        record = thinking.record or self.store.find(game_id)
         if record is not None and record.mode == "aivai":
             # Pace engine games so spectators can follow them.
             pause = self.aivai_move_s - (time.monotonic() - thinking.started)
@@ -885,7 +888,8 @@ class GameService:
             if self._closed or self._thinking.get(game_id) is not thinking:
                 return
             del self._thinking[game_id]
-            record = self.load(game_id)
+            if record is None or record.version != thinking.version:
+                record = self.load(game_id)
             if record.version != thinking.version or self.ai_to_move(record) != thinking.color:
                 return
             if stats.forfeit is not None:
