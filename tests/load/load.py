@@ -133,8 +133,9 @@ class Client:
 
 async def play_vs_ai(
     client: Client, moves: int, pause_s: float, rng: random.Random
-) -> list[tuple[int, float]]:
-    """Play ``moves`` moves; return (ply of the AI reply, seconds from move to reply)."""
+) -> list[tuple[int, float, float]]:
+    """Play ``moves`` moves; return (ply of the AI reply, seconds from move to reply,
+    when the move was sent)."""
     samples = []
     # Players do not all move at the same instant: each starts within one think time.
     await asyncio.sleep(pause_s * rng.uniform(0.0, 1.0))
@@ -155,7 +156,7 @@ async def play_vs_ai(
             lambda s, c=count: len(s["moves"]) >= c + 2 or s["status"] != "active", 120
         )
         if len(reply["moves"]) >= count + 2:
-            samples.append((count + 2, client.arrivals[count + 2] - sent))
+            samples.append((count + 2, client.arrivals[count + 2] - sent, sent))
         await asyncio.sleep(pause_s * rng.uniform(0.5, 1.5))
     return samples
 
@@ -193,15 +194,23 @@ async def _players(
                 if line.count(",") == 2
             }
         beyond: list[float] = []
+        timeline: list[tuple[float, float]] = []
         failures = [repr(r) for r in results if isinstance(r, BaseException)]
         for client, result in zip(clients, results, strict=True):
             if isinstance(result, BaseException):
                 continue
-            for ply, seconds in result:
+            for ply, seconds, sent in result:
                 beyond.append(seconds - think[client.game_id].get(ply, 0) / 1000)
+                timeline.append((sent, beyond[-1]))
         errors = [e for c in clients for e in c.errors]
         await asyncio.gather(*(c.close() for c in clients), return_exceptions=True)
-    return {"beyond": beyond, "failures": failures, "errors": errors[:5], "games": count}
+    return {
+        "beyond": beyond,
+        "timeline": sorted(timeline),
+        "failures": failures,
+        "errors": errors[:5],
+        "games": count,
+    }
 
 
 async def _spectators(
@@ -326,6 +335,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--level", type=int, default=1, help="AI level (1 is the fastest)")
     parser.add_argument("--pause", type=float, default=1.0, help="player think time, s")
     parser.add_argument("--logs", help="keep the servers' logs in this folder")
+    parser.add_argument("--timeline", action="store_true", help="p95 per 5 s of play")
     args = parser.parse_args(argv)
 
     with tempfile.TemporaryDirectory(prefix="gomoku-load-") as scratch:
@@ -372,6 +382,14 @@ def main(argv: list[str] | None = None) -> int:
         p50, p95, p99 = percentiles(samples)
         mean = statistics.fmean(samples) if samples else float("nan")
         print(f"{name:<38}{len(samples):>7}{p50:>9.0f}{p95:>9.0f}{p99:>9.0f}{mean:>9.0f}")
+    if args.timeline and players["timeline"]:
+        # p95 per five-second window: shows whether slow moves come in bursts.
+        first = players["timeline"][0][0]
+        windows: dict[int, list[float]] = {}
+        for sent, seconds in players["timeline"]:
+            windows.setdefault(int((sent - first) // 5), []).append(seconds * 1000)
+        for index, values in sorted(windows.items()):
+            print(f"  t+{index * 5:>3}s  n={len(values):>4}  p95={percentiles(values)[1]:>6.0f} ms")
     if players["failures"]:
         print(f"player failures: {len(players['failures'])}: {players['failures'][:3]}")
     if players["errors"]:
