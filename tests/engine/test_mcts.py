@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import MATE, Board, GameOverError, IterationInfo, Limit, Rule
+from engine import MATE, Board, GameOverError, IterationInfo, Limit, Rule, parse_point
 from engine.mcts import MctsSearcher
 from engine.result import MATE_BOUND
 
@@ -174,3 +174,24 @@ def test_works_without_the_compiler() -> None:
 def test_rule_objects_are_accepted() -> None:
     board = Board.from_moves([(3, 3), (2, 2)], size=7, rule=Rule.STANDARD)
     assert MctsSearcher(seed=1).search(board, Limit(nodes=20)).move in board.legal_moves()
+
+
+def test_finds_a_long_win_by_fours() -> None:
+    # From self-play: black wins by continuous fours in 9 plies (tests/positions).
+    black = ["h8", "k6", "k9", "k8", "j8", "i10", "h6", "f9", "i6", "h7", "g7", "f8", "g10"]
+    white = ["i9", "g9", "i11", "k7", "i8", "j9", "h9", "g5", "g6", "g8", "j7", "f11", "i5"]
+    moves = [parse_point(name, 15) for pair in zip(black, white, strict=True) for name in pair]
+    board = Board.from_moves(moves, size=15)
+    result = MctsSearcher(seed=4).search(board, Limit(nodes=200))
+    assert result.score >= MATE_BOUND
+    board.push(result.move)
+    assert not board.is_game_over()
+
+
+def test_finds_a_win_by_threes() -> None:
+    # Black's (7, 7) makes two open threes; white's stones are far off.
+    moves = [(5, 7), (0, 0), (6, 7), (14, 0), (7, 5), (0, 14), (7, 6), (14, 14)]
+    board = Board.from_moves(moves, size=15)
+    result = MctsSearcher(seed=6).search(board, Limit(nodes=2000))
+    assert result.score >= MATE_BOUND
+    assert result.move in board.legal_moves()

@@ -5,7 +5,13 @@ move, alternating colours game by game, on each requested board size. Prints eve
 game's result and a W-L-D line per size from the MCTS player's side. Run from the
 repository root:
 
-    .venv/bin/python tests/opponents/mcts_vs_seed004.py --sizes 7,15 --games 10 --time 0.5
+    .venv/bin/python tests/opponents/mcts_vs_seed004.py --sizes 7,15 --games 20 --time 0.5
+
+The same pairing over the protocol, as separate processes with the match runner's clock:
+
+    gomoku match --engine1 "gomoku pbrain --player mcts" \
+        --engine2 ".venv/bin/python tests/opponents/seed004_brain.py" --size 7 \
+        --time-ms 500 --openings tests/opponents/openings_centre.txt --games 20
 """
 
 from __future__ import annotations
@@ -53,11 +59,13 @@ def main(argv: list[str] | None = None) -> int:
     sizes = [int(s) for s in args.sizes.split(",")]
     for size in sizes:
         tally = {"W": 0, "L": 0, "D": 0}
+        by_colour = {colour: {"W": 0, "L": 0, "D": 0} for colour in Color}
         started = time.perf_counter()
         for game in range(args.games):
             colour = Color.BLACK if game % 2 == 0 else Color.WHITE
             result = play_game(size, args.rule, colour, args.time, seed=1000 * size + game)
             tally[result] += 1
+            by_colour[colour][result] += 1
             print(f"{size}x{size} game {game + 1}: MCTS as {colour.label}: {result}", flush=True)
         played = max(1, args.games)
         print(
@@ -66,6 +74,11 @@ def main(argv: list[str] | None = None) -> int:
             f"({100 * tally['W'] / played:.0f}% wins) in {time.perf_counter() - started:.0f}s",
             flush=True,
         )
+        for colour, counts in by_colour.items():
+            print(
+                f"  as {colour.label}: W-L-D {counts['W']}-{counts['L']}-{counts['D']}",
+                flush=True,
+            )
     return 0
 
 
