@@ -54,7 +54,7 @@ DOUBLE_THREE_BONUS = 1500
 OPEN_THREE_PRESSURE = 60
 
 MAX_MOVES = 512
-BRANCH_LIMIT = 20  # moves tried at an interior node when nothing forces the reply
+BRANCH_LIMIT = 12  # moves tried at an interior node when nothing forces the reply
 ROOT_BRANCH_LIMIT = 48
 LEAF_VCF_DEPTH = 6  # fours in a row tried at the leaves
 ROOT_VCF_DEPTH = 24

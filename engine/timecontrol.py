@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 # Time kept back for protocol round trips, the process waking up and Python overhead.
 SAFETY_MARGIN_S = 0.08
-SAFETY_FRACTION = 0.15
+SAFETY_FRACTION = 0.18
 FASTEST_BUDGET_S = 0.05
 
 
