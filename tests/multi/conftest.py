@@ -32,6 +32,20 @@ def _require(binary: str) -> None:
         pytest.fail(f"{binary} is missing: run `make system-deps`")
 
 
+def _in_parallel(actions: list[Callable[[], object]]) -> None:
+    """Run clean-up actions side by side (each may wait seconds), ignoring failures."""
+
+    def run(action: Callable[[], object]) -> None:
+        with contextlib.suppress(Exception):
+            action()
+
+    threads = [threading.Thread(target=run, args=(action,)) for action in actions]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+
+
 class Cluster:
     def __init__(self, base: Path) -> None:
         self.base = base
@@ -75,8 +89,7 @@ class Cluster:
             process.wait_ready()
 
     def stop(self) -> None:
-        for process in [*self.servers, *self.workers]:
-            process.stop()
+        _in_parallel([process.stop for process in [*self.servers, *self.workers]])
         self.postgres.stop()
         self.redis.stop()
 
@@ -232,9 +245,7 @@ def peers() -> Iterator[Callable[..., Peer]]:
         return peer
 
     yield make
-    for peer in made:
-        with contextlib.suppress(Exception):
-            peer.close()
+    _in_parallel([peer.close for peer in made])
 
 
 def free_point(state: dict[str, Any], near: tuple[int, int] = (7, 7)) -> tuple[int, int]:
