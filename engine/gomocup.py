@@ -209,8 +209,9 @@ class BrainProcess:
         """Send ``INFO key value``; the protocol has no reply to INFO."""
         self.send(f"INFO {key} {value}")
 
-    def about(self, timeout: float = 5.0) -> dict[str, str]:
-        """Ask ABOUT and parse ``key="value"`` pairs (empty dict if none parse)."""
+    def about(self, timeout: float = 30.0) -> dict[str, str]:
+        """Ask ABOUT and parse ``key="value"`` pairs (empty dict if none parse). The default
+        wait allows for a brain that is still starting up on a busy machine."""
         self._drain_stale()
         self.send("ABOUT")
         reply = self._next_reply(time.perf_counter() + timeout, "answering ABOUT")
