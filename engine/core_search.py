@@ -389,11 +389,13 @@ def _has_winning_flex4(st: State, side: int) -> bool:
 
 
 @njit(cache=True)
-def generate(st: State, hs: Heuristics, ply: int, tt_move: int) -> int:
-    """Fill ``hs.moves[ply]`` with ordered candidate moves for the side to move.
+def generate(st: State, hs: Heuristics, ply: int, tt_move: int, keep: int) -> int:
+    """Fill ``hs.moves[ply]`` with the best ``keep`` candidate moves for the side to move,
+    best first, and return how many there are.
 
     When the opponent threatens an open four, only our fours and the points that break
-    the threat are candidates; otherwise every empty point near the stones, best first."""
+    the threat are candidates, and all of them are kept; otherwise every empty point near
+    the stones competes for the ``keep`` places."""
     color = side_to_move(st)
     me = color - 1
     op = 2 - color
@@ -401,6 +403,8 @@ def generate(st: State, hs: Heuristics, ply: int, tt_move: int) -> int:
     stride = st.info[I_STRIDE]
     renju_black = st.info[I_RENJU] != 0 and color == 1
     defending = st.class_count[op, C_FLEX4] > 0
+    if defending or keep > MAX_MOVES:
+        keep = MAX_MOVES
     moves = hs.moves[ply]
     scores = hs.scores[ply]
     count = 0
@@ -414,8 +418,6 @@ def generate(st: State, hs: Heuristics, ply: int, tt_move: int) -> int:
             theirs = st.klass[op, i]
             if defending and mine < C_BLOCK4 and theirs < C_BLOCK4:
                 continue
-            if renju_black and forbidden_at(st, i):
-                continue
             score = st.value[me, i] + st.value[op, i] + (st.value[me, i] >> 2)
             score += hs.history[me, i] >> 6
             if i == tt_move:
@@ -424,17 +426,21 @@ def generate(st: State, hs: Heuristics, ply: int, tt_move: int) -> int:
                 score += 1 << 20
             elif i == hs.killers[ply, 1]:
                 score += 1 << 19
-            # Insertion into the sorted list.
-            k = count
+            if count == keep and scores[count - 1] >= score:
+                continue
+            # Only moves that make the list pay for the renju test.
+            if renju_black and forbidden_at(st, i):
+                continue
+            # Insertion into the sorted list, dropping the last when it is full.
+            k = count if count < keep else keep - 1
             while k > 0 and scores[k - 1] < score:
                 moves[k] = moves[k - 1]
                 scores[k] = scores[k - 1]
                 k -= 1
             moves[k] = i
             scores[k] = score
-            count += 1
-            if count >= MAX_MOVES:
-                return count
+            if count < keep:
+                count += 1
     return count
 
 
@@ -685,14 +691,10 @@ def pvs(
         return evaluate(st)
 
     # Step 5. Generate and order the moves.
-    count = generate(st, hs, ply, tt_move)
+    defending = st.class_count[op, C_FLEX4] > 0
+    count = generate(st, hs, ply, tt_move, ROOT_BRANCH_LIMIT if ply == 0 else BRANCH_LIMIT)
     if count == 0:
         return 0 if ply > 0 else evaluate(st)
-    defending = st.class_count[op, C_FLEX4] > 0
-    if not defending:
-        limit = ROOT_BRANCH_LIMIT if ply == 0 else BRANCH_LIMIT
-        if count > limit:
-            count = limit
 
     # Step 6. Principal variation search over the moves.
     best = -INF
@@ -783,7 +785,7 @@ def vct(st: State, tb: Tables, hs: Heuristics, ply: int, budget: int) -> int:
                 place(st, tb, i, color)
                 # Every defence must lose; the defender's moves come from the generator,
                 # which lists only blocks and counter-fours while we threaten.
-                count = generate(st, hs, reply_ply, -1)
+                count = generate(st, hs, reply_ply, -1, MAX_MOVES)
                 holds = count > 0
                 longest = 0
                 for n in range(count):

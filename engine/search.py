@@ -209,7 +209,7 @@ class Searcher:
                 break
         if best is None:
             # Stopped before the first iteration finished: take the best-ordered move.
-            count = core_search.generate(state, hs, 0, -1)
+            count = core_search.generate(state, hs, 0, -1, 1)
             move = to_point(hs.moves[0, 0]) if count > 0 else fallback[0]
             best = self._result(move, 0, 0, state, [move], start)
         if best.move not in fallback and fallback:
