@@ -570,9 +570,15 @@ class GameService:
         # The compare-and-set succeeded, so the stored game is exactly this one: no need
         # to read it back (the busiest path of a loaded server).
         record = replace(record, version=version, moves=[*record.moves, move], **changes)
-        # Start the AI before broadcasting so the state already says it is thinking.
-        self._schedule_ai(record)
-        self.broadcast(record)
+        if self.turns is not None:
+            # A worker may answer within milliseconds, from another process: publish this
+            # state first so that it does not arrive after the answer's.
+            self.broadcast(record)
+            self._schedule_ai(record)
+        else:
+            # Start the AI before broadcasting so the state already says it is thinking.
+            self._schedule_ai(record)
+            self.broadcast(record)
         self._arm_flag_timer(record)
         return record
 

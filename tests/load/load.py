@@ -97,9 +97,12 @@ class Client:
         now = time.time()
         if state.get("id") != self.game_id:
             return
+        # A move has arrived with the first state that contains it (a state may be
+        # overtaken by a newer one from another process and then be ignored).
+        for count in range(1, len(state["moves"]) + 1):
+            self.arrivals.setdefault(count, now)
         if self.state is not None and state["version"] < self.state["version"]:
             return  # an older state overtaken by a newer one: keep the newest, as browsers do
-        self.arrivals.setdefault(len(state["moves"]), now)
         self.state = state
         self.changed.set()
 

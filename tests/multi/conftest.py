@@ -207,9 +207,10 @@ class Peer:
             return [p for _, e, p in self.events if e == "state" and p["id"] == game_id]
 
     def last_state(self, game_id: str) -> dict[str, Any]:
+        """The newest state (by version: one from another process may come late)."""
         states = self.states(game_id)
         assert states, f"no state of {game_id}"
-        return states[-1]
+        return max(states, key=lambda state: state["version"])
 
     def wait_state(
         self, game_id: str, predicate: Callable[[dict[str, Any]], bool], timeout_s: float = 10

@@ -205,6 +205,7 @@ def test_server_killed_mid_game_and_restarted(cluster: Cluster, peers: PeerFacto
     assert play(player, ai_game) == {"ok": True}
     player.wait_moves(ai_game, 2, 20)
     assert play(black, friend_game, (3, 3)) == {"ok": True}
+    white.wait_moves(friend_game, 1)
     assert play(white, friend_game, (10, 10)) == {"ok": True}
     watcher.wait_moves(friend_game, 2)
 
@@ -254,6 +255,7 @@ def test_redis_outage_is_reported_and_survived(cluster: Cluster, peers: PeerFact
     acknowledged[game_id] += 1
     watcher.wait_moves(game_id, 1)
 
+    white.wait_moves(game_id, 1)
     cluster.redis.stop()
     try:
         for server in cluster.servers:
