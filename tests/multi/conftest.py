@@ -194,12 +194,12 @@ class Peer:
         )  # fmt: skip
         return self
 
-    def join(self, game_id: str, timeout_s: float = 10) -> dict[str, Any]:
+    def join(self, game_id: str, timeout_s: float = 30) -> dict[str, Any]:
         self.games.append(game_id)
         self.client.emit("join", {"game_id": game_id}, namespace=NS)
         return self.wait_state(game_id, lambda s: True, timeout_s)
 
-    def call(self, event: str, payload: dict[str, Any], timeout_s: float = 10) -> Any:
+    def call(self, event: str, payload: dict[str, Any], timeout_s: float = 30) -> Any:
         return self.client.call(event, payload, namespace=NS, timeout=timeout_s)
 
     def states(self, game_id: str) -> list[dict[str, Any]]:
