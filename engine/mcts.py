@@ -256,17 +256,7 @@ class MctsSearcher:
             int(result.nodes / elapsed) if elapsed > 0 else 0,
         )
         if self.on_iteration:
-            self.on_iteration(
-                IterationInfo(
-                    result.depth,
-                    result.score,
-                    result.move,
-                    result.pv,
-                    result.nodes,
-                    result.nps,
-                    elapsed,
-                )
-            )
+            self.on_iteration(IterationInfo.from_result(result))
         return result
 
     def _search_seed(self, board: Board) -> int:
@@ -434,17 +424,7 @@ class MctsSearcher:
                     return self._finish(result, start)
                 last_report = now
                 if self.on_iteration:
-                    self.on_iteration(
-                        IterationInfo(
-                            result.depth,
-                            result.score,
-                            result.move,
-                            result.pv,
-                            result.nodes,
-                            result.nps,
-                            elapsed,
-                        )
-                    )
+                    self.on_iteration(IterationInfo.from_result(result))
 
     def _ranked_children(self, tree: _Tree, node: int) -> list[int]:
         """Children best first: proven wins (shortest), then by visits, proven losses last."""

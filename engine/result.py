@@ -32,6 +32,30 @@ class IterationInfo:
     nps: int
     time: float
 
+    @classmethod
+    def from_result(cls, result: SearchResult) -> IterationInfo:
+        """The progress report a searcher gives for its result so far."""
+        return cls(
+            result.depth,
+            result.score,
+            result.move,
+            result.pv,
+            result.nodes,
+            result.nps,
+            result.time,
+        )
+
+    def to_json(self) -> dict[str, object]:
+        """Plain JSON-ready values, for reports that cross a process or the network."""
+        return {
+            "depth": int(self.depth),
+            "score": int(self.score),
+            "move": [int(self.move[0]), int(self.move[1])],
+            "pv": [[int(x), int(y)] for x, y in self.pv],
+            "nodes": int(self.nodes),
+            "nps": int(self.nps),
+        }
+
 
 @dataclass(frozen=True)
 class SearchResult:

@@ -233,14 +233,4 @@ class Searcher:
 
     def _report(self, result: SearchResult) -> None:
         if self.on_iteration is not None:
-            self.on_iteration(
-                IterationInfo(
-                    result.depth,
-                    result.score,
-                    result.move,
-                    result.pv,
-                    result.nodes,
-                    result.nps,
-                    result.time,
-                )
-            )
+            self.on_iteration(IterationInfo.from_result(result))

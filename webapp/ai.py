@@ -164,16 +164,7 @@ def search_position(
 
     def on_iteration(info: Any) -> None:
         if on_progress is not None:
-            on_progress(
-                {
-                    "depth": int(info.depth),
-                    "score": int(info.score),
-                    "move": [int(info.move[0]), int(info.move[1])],
-                    "pv": [[int(x), int(y)] for x, y in info.pv],
-                    "nodes": int(info.nodes),
-                    "nps": int(info.nps),
-                }
-            )
+            on_progress(info.to_json())
         if searcher_box and should_stop is not None and should_stop():
             searcher_box[0].stop()
 

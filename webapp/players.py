@@ -276,17 +276,7 @@ def _play_mcts(
 
     def on_iteration(info: Any) -> None:
         if on_progress is not None:
-            on_progress(
-                {
-                    "engine": "mcts",
-                    "depth": int(info.depth),
-                    "score": int(info.score),
-                    "move": [int(info.move[0]), int(info.move[1])],
-                    "pv": [[int(x), int(y)] for x, y in info.pv],
-                    "nodes": int(info.nodes),
-                    "nps": int(info.nps),
-                }
-            )
+            on_progress({"engine": "mcts", **info.to_json()})
         if box and should_stop is not None and should_stop():
             box[0].stop()
 
