@@ -21,6 +21,8 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
+from engine.core_search import is_forbidden as _core_is_forbidden
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -288,189 +290,11 @@ def add_candidates(grid: I8, cand: I32, candpos: I32, ncand: I64, c: int, w: int
                 ncand[0] += 1
 
 
-# -- renju forbidden points (the rule's recursive definition) ----------------------------
+# -- renju forbidden points ----------------------------------------------------------------
 
-
-@_compiled
-def _black_run(grid: I8, c: int, step: int) -> int:
-    n = 1
-    q = c + step
-    while grid[q] == 1:
-        n += 1
-        q += step
-    q = c - step
-    while grid[q] == 1:
-        n += 1
-        q -= step
-    return n
-
-
-@_compiled
-def _run_start(grid: I8, c: int, step: int) -> int:
-    q = c
-    while grid[q - step] == 1:
-        q -= step
-    return q
-
-
-@_compiled
-def _fours_in_line(grid: I8, c: int, step: int) -> int:
-    # A four is the set of four stones some empty point completes to exactly five; the
-    # two ends of a straight four complete the same set.
-    ids = np.zeros(8, dtype=np.int64)
-    n = 0
-    for s in range(-4, 5):
-        q = c + s * step
-        if s == 0 or grid[q] != 0:
-            continue
-        grid[q] = 1
-        if _black_run(grid, q, step) == 5:
-            start = _run_start(grid, q, step)
-            end = start + 4 * step
-            inside = (c - start) // step
-            if 0 <= inside <= 4 and (c - start) % step == 0:
-                if q == start:
-                    ident = (start + step) * 4096 + end
-                elif q == end:
-                    ident = start * 4096 + end - step
-                else:
-                    ident = -(q + 1)
-                seen = False
-                for i in range(n):
-                    if ids[i] == ident:
-                        seen = True
-                if not seen:
-                    ids[n] = ident
-                    n += 1
-        grid[q] = 0
-    return n
-
-
-@_compiled
-def _straight_four(grid: I8, c: int, step: int) -> bool:
-    if _black_run(grid, c, step) != 4:
-        return False
-    start = _run_start(grid, c, step)
-    left = start - step
-    right = start + 4 * step
-    if grid[left] != 0 or grid[right] != 0:
-        return False
-    return bool(grid[left - step] != 1 and grid[right + step] != 1)
-
-
-@_compiled
-def _may_be_forbidden(grid: I8, dirs: I64, c: int) -> bool:
-    busy = 0
-    for d in range(4):
-        step = dirs[d]
-        n = 0
-        for s in range(-5, 6):
-            if s != 0 and grid[c + s * step] == 1:
-                n += 1
-        if n >= 4:
-            return True
-        if n >= 2:
-            busy += 1
-    return busy >= 2
-
-
-@_compiled
-def _forbidden_shape(grid: I8, dirs: I64, c: int, completions: I64, counts: I64) -> int:
-    """With black on ``c``: 0 allowed (a five or nothing), 1 forbidden outright (an
-    overline or two fours), 2 decided by its threes. For each direction without a four,
-    ``completions[d]`` gets the points that would make that line a straight four."""
-    five = False
-    over = False
-    for d in range(4):
-        run = _black_run(grid, c, dirs[d])
-        if run == 5:
-            five = True
-        elif run > 5:
-            over = True
-    if five:
-        return 0
-    if over:
-        return 1
-    fours = 0
-    for d in range(4):
-        step = dirs[d]
-        counts[d] = 0
-        f = _fours_in_line(grid, c, step)
-        if f > 0:
-            fours += f
-            continue
-        for s in range(-4, 5):
-            q = c + s * step
-            if s == 0 or grid[q] != 0:
-                continue
-            grid[q] = 1
-            if _straight_four(grid, c, step):
-                completions[d, counts[d]] = q
-                counts[d] += 1
-            grid[q] = 0
-    if fours >= 2:
-        return 1
-    return 2
-
-
-@_compiled
-def _forbidden_innermost(grid: I8, dirs: I64, c: int) -> bool:
-    # At the deepest level a three's completion point is taken to be playable.
-    if grid[c] != 0 or not _may_be_forbidden(grid, dirs, c):
-        return False
-    completions = np.zeros((4, 9), dtype=np.int64)
-    counts = np.zeros(4, dtype=np.int64)
-    grid[c] = 1
-    shape = _forbidden_shape(grid, dirs, c, completions, counts)
-    threes = 0
-    if shape == 2:
-        for d in range(4):
-            if counts[d] > 0:
-                threes += 1
-    grid[c] = 0
-    return shape == 1 or threes >= 2
-
-
-@_compiled
-def _forbidden_inner(grid: I8, dirs: I64, c: int) -> bool:
-    if grid[c] != 0 or not _may_be_forbidden(grid, dirs, c):
-        return False
-    completions = np.zeros((4, 9), dtype=np.int64)
-    counts = np.zeros(4, dtype=np.int64)
-    grid[c] = 1
-    shape = _forbidden_shape(grid, dirs, c, completions, counts)
-    threes = 0
-    if shape == 2:
-        for d in range(4):
-            for i in range(counts[d]):
-                if not _forbidden_innermost(grid, dirs, completions[d, i]):
-                    threes += 1
-                    break
-    grid[c] = 0
-    return shape == 1 or threes >= 2
-
-
-@_compiled
-def is_forbidden(grid: I8, dirs: I64, c: int) -> bool:
-    """Whether black may not play the empty cell ``c`` under renju. A three is open only
-    if a completion point is itself playable; that is checked two levels deep (deeper
-    nestings do not occur in practical play), without recursion because numba's disk
-    cache cannot hold recursive functions."""
-    if grid[c] != 0 or not _may_be_forbidden(grid, dirs, c):
-        return False
-    completions = np.zeros((4, 9), dtype=np.int64)
-    counts = np.zeros(4, dtype=np.int64)
-    grid[c] = 1
-    shape = _forbidden_shape(grid, dirs, c, completions, counts)
-    threes = 0
-    if shape == 2:
-        for d in range(4):
-            for i in range(counts[d]):
-                if not _forbidden_inner(grid, dirs, completions[d, i]):
-                    threes += 1
-                    break
-    grid[c] = 0
-    return shape == 1 or threes >= 2
+# The exact, recursive test over the same padded grid (0 empty, 1 black, 2 white, 3 wall):
+# one implementation serves both searchers.
+is_forbidden = _core_is_forbidden
 
 
 # -- reading a cell ---------------------------------------------------------------------
