@@ -191,6 +191,7 @@
         if (info && info.ply > state.moves.length) thinking[color] = null;
         else if (info) info.live = false;
       }
+      settledThinking();
       if (viewPly !== null && viewPly > state.moves.length) viewPly = null;
     }
     if (opponentArrived && incoming.mode === "friend") toast(t("game.opponent_joined"), "info");
@@ -537,6 +538,31 @@
     const current = list.querySelector(".current");
     if (current && viewPly === null) list.scrollTop = list.scrollHeight;
     else if (current) current.scrollIntoView({ block: "nearest" });
+  }
+
+  // A quick search streams no reports: its figures arrive with its move, in the evals.
+  // The panel then shows the engine's latest finished move unless a live report is newer.
+  function settledThinking() {
+    for (const color of ["black", "white"]) {
+      const own = (state.evals || []).filter((e) => (e.ply % 2 === 1) === (color === "black"));
+      const last = own[own.length - 1];
+      if (!last || typeof last.depth !== "number") continue;
+      const info = thinking[color];
+      if (info && info.ply >= last.ply - 1) continue;
+      thinking[color] = {
+        color,
+        depth: last.depth,
+        score: color === "black" ? last.score : -last.score,
+        nodes: last.nodes,
+        nps:
+          last.ms > 0 && typeof last.nodes === "number"
+            ? Math.round((last.nodes * 1000) / last.ms)
+            : null,
+        pv: state.pv && state.pv.ply === last.ply ? state.pv.moves : [],
+        ply: last.ply - 1,
+        live: false,
+      };
+    }
   }
 
   function renderThinking() {

@@ -31,6 +31,9 @@ log = logging.getLogger(__name__)
 
 ProgressCallback = Callable[[dict[str, Any]], None]
 
+# A search's progress reports start after it has run this long (see ``search_position``).
+FIRST_REPORT_S = 0.1
+
 # Ring of recently cancelled job ids shared with the workers; 256 slots is far more than
 # the number of jobs that can be in flight at once.
 CANCEL_SLOTS = 256
@@ -161,29 +164,46 @@ def search_position(
         limit = Limit(time=job.time_s, depth=job.depth)
     board = Board.from_moves(job.moves, size=job.size, rule=job.rule)
     searcher_box: list[Any] = []
+    done = threading.Event()
+    started = time.monotonic()
+    latest: list[dict[str, Any]] = []  # the newest report not yet passed on
+    report_lock = threading.Lock()
+
+    def report(info: dict[str, Any] | None) -> None:
+        # Depths finished in the first moments are replaced within milliseconds: they
+        # wait, and only the newest goes out once the search has run FIRST_REPORT_S. A
+        # quick search sends none; its figures travel with the move (``evals``).
+        with report_lock:
+            if info is not None:
+                latest[:] = [info]
+            if done.is_set() or not latest or time.monotonic() - started < FIRST_REPORT_S:
+                return
+            if on_progress is not None:
+                # Under the lock: once the search is over no report can follow its move.
+                on_progress(latest.pop())
 
     def on_iteration(info: Any) -> None:
-        if on_progress is not None:
-            on_progress(info.to_json())
+        report(info.to_json())
         if searcher_box and should_stop is not None and should_stop():
             searcher_box[0].stop()
 
     searcher = level.searcher(defence=job.defence, seed=job.seed, on_iteration=on_iteration)
     searcher_box.append(searcher)
-    done = threading.Event()
 
-    def watch_stop() -> None:
+    def watch() -> None:
         while not done.wait(0.05):
             if should_stop is not None and should_stop():
                 searcher.stop()
                 return
+            report(None)
 
-    if should_stop is not None:
-        threading.Thread(target=watch_stop, daemon=True).start()
+    if should_stop is not None or on_progress is not None:
+        threading.Thread(target=watch, daemon=True).start()
     try:
         result = searcher.search(board, limit)
     finally:
-        done.set()
+        with report_lock:
+            done.set()
     return AiMove(
         move=(int(result.move[0]), int(result.move[1])),
         score=int(result.score),

@@ -243,8 +243,16 @@ class GameService:
             "forbidden": forbidden,
             "clock": clock_state,
             "spectators": sum(1 for _, color in members if color is None),
+            # The engine's figures for each of its moves: what a spectator who saw no live
+            # report (a quick search, or one who joined late) reads in the thinking panel.
             "evals": [
-                {"ply": m.ply, "score": m.eval_score}
+                {
+                    "ply": m.ply,
+                    "score": m.eval_score,
+                    "depth": m.depth,
+                    "nodes": m.nodes,
+                    "ms": m.think_ms,
+                }
                 for m in record.moves
                 if m.eval_score is not None
             ],
@@ -253,8 +261,10 @@ class GameService:
             "thinking": {"color": thinking_color} if thinking_color else None,
         }
 
-    def broadcast(self, record: GameRecord) -> None:
-        """Send the state to every socket in the game's room, each with its own seat."""
+    def broadcast(self, record: GameRecord, pv: list[list[int]] | None = None) -> None:
+        """Send the state to every socket in the game's room, each with its own seat;
+        ``pv`` is the line the engine expected when it played the last move (sent with
+        that move only, not stored)."""
         try:
             members = self.presence.members(record.id)
         except Exception as error:
@@ -266,6 +276,8 @@ class GameService:
         if not members:
             return
         base = self.public_state(record, None, members)
+        if pv:
+            base["pv"] = {"ply": len(record.moves), "moves": pv}
         # One emit reaches every spectator (on every server, through the message queue);
         # only the seated sockets get a copy of their own.
         seated = [(sid, color) for sid, color in members if color is not None]
@@ -570,15 +582,16 @@ class GameService:
         # The compare-and-set succeeded, so the stored game is exactly this one: no need
         # to read it back (the busiest path of a loaded server).
         record = replace(record, version=version, moves=[*record.moves, move], **changes)
+        pv = [[int(x), int(y)] for x, y in stats.pv] if stats is not None else None
         if self.turns is not None:
             # A worker may answer within milliseconds, from another process: publish this
             # state first so that it does not arrive after the answer's.
-            self.broadcast(record)
+            self.broadcast(record, pv)
             self._schedule_ai(record)
         else:
             # Start the AI before broadcasting so the state already says it is thinking.
             self._schedule_ai(record)
-            self.broadcast(record)
+            self.broadcast(record, pv)
         self._arm_flag_timer(record)
         return record
 

@@ -34,12 +34,15 @@ Server -> client
                            "timeout"|"forfeit"|"full", "line": [[x, y], ...],
                            "detail"?: why an external engine lost on time or forfeit},
          "forbidden": [[x, y], ...], "clock": null | {"black_ms", "white_ms",
-         "increment_ms", "running"}, "spectators", "evals": [{"ply", "score"}, ...],
+         "increment_ms", "running"}, "spectators", "evals": [{"ply", "score" (black's view),
+         "depth", "nodes", "ms"}, ...] (one per engine move), and with an engine's move only,
+         "pv": {"ply", "moves": [[x, y], ...]} (the line it expected, its move first),
          "takeback": null | {"by"}, "rematch": null | id, "thinking": null | {"color"}}
 
     ``spectators {game_id, count}`` to the room when only the spectators changed.
     ``thinking {game_id, color, depth, score, pv, nodes, nps, move}`` to the room during
-    AI moves (``score`` from the thinking side's point of view); MCTS reports add
+    AI moves that last more than a moment (``score`` from the thinking side's point of
+    view; a quick search sends none, its figures come with the move in ``evals``); MCTS reports add
     ``engine: "mcts"`` (``nodes`` are playouts); external engines send ``engine:
     "external"`` and ``text``, the raw MESSAGE line, with the numbers only when the line
     is in our brain's format; ``hint {game_id, move,

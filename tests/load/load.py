@@ -90,11 +90,13 @@ class Client:
         self.changed = asyncio.Event()
         self.arrivals: dict[int, float] = {}  # move count -> first time seen
         self.errors: list[dict[str, Any]] = []
+        self.states = 0
         self.sio.on("state", self._on_state, namespace=NS)
         self.sio.on("error", self._on_error, namespace=NS)
 
     async def _on_state(self, state: dict[str, Any]) -> None:
         now = time.time()
+        self.states += 1
         if state.get("id") != self.game_id:
             return
         # A move has arrived with the first state that contains it (a state may be
@@ -216,56 +218,75 @@ async def _players(
     }
 
 
-async def _spectators(
-    urls: list[str], count: int, moves: int, level: int, start_at: float
-) -> dict[str, Any]:
+async def _showcase(url: str, moves: int, level: int, start_at: float, game: Any) -> dict[str, Any]:
+    """The player of the watched game: creates it (its id goes to the watchers through
+    ``game``), waits for the start, then plays ``moves`` moves one second apart and
+    returns when each was sent (move count -> wall time)."""
     import aiohttp
 
     rng = random.Random(11)
     async with aiohttp.ClientSession() as session:
         game_id, cookie = await create_game(
-            session, urls[0], {"mode": "ai", "level": level, "color": "black"}
+            session, url, {"mode": "ai", "level": level, "color": "black"}
         )
-        player = Client(urls[0], game_id, cookie)
-        await player.connect()
-        watchers = [Client(urls[i % len(urls)], game_id, None) for i in range(count)]
-        for start in range(0, count, 25):
-            await asyncio.gather(*(w.connect() for w in watchers[start : start + 25]))
-        await asyncio.sleep(max(0.0, start_at - time.time()))
-        delays: list[float] = []
-        missing = 0
-        for _ in range(moves):
-            state = player.state
-            assert state is not None
-            if state["status"] != "active":
-                break
-            count_before = len(state["moves"])
-            x, y = free_point(state["moves"], state["size"], rng)
-            sent = time.time()
-            await player.sio.emit(
-                "move",
-                {"game_id": game_id, "x": x, "y": y, "version": state["version"]},
-                namespace=NS,
-            )
-            await player.wait(lambda s, c=count_before: len(s["moves"]) >= c + 2, 120)
-            await asyncio.sleep(1.0)  # let every spectator catch up before the next move
-            for watcher in watchers:
-                arrived = watcher.arrivals.get(count_before + 1)
-                if arrived is None:
-                    missing += 1
-                else:
-                    delays.append(arrived - sent)
-        await asyncio.gather(*(w.close() for w in watchers), return_exceptions=True)
-        await player.close()
-    return {"delays": delays, "missing": missing, "spectators": count}
+    player = Client(url, game_id, cookie)
+    await player.connect()
+    game.put(game_id)
+    await asyncio.sleep(max(0.0, start_at - time.time()))
+    sent_at: dict[int, float] = {}
+    for _ in range(moves):
+        state = player.state
+        assert state is not None
+        if state["status"] != "active":
+            break
+        count_before = len(state["moves"])
+        x, y = free_point(state["moves"], state["size"], rng)
+        sent_at[count_before + 1] = time.time()
+        await player.sio.emit(
+            "move",
+            {"game_id": game_id, "x": x, "y": y, "version": state["version"]},
+            namespace=NS,
+        )
+        await player.wait(lambda s, c=count_before: len(s["moves"]) >= c + 2, 120)
+        await asyncio.sleep(1.0)  # let every spectator catch up before the next move
+    await player.close()
+    return {"sent": sent_at, "game_id": game_id}
+
+
+async def _watchers(
+    urls: list[str], first: int, count: int, game_id: str, done: Any
+) -> dict[str, Any]:
+    """``count`` spectators of ``game_id`` (spread over the servers), connected in
+    batches, watching until ``done`` is set; returns, per spectator, when each move count
+    first reached it, and how many events of each kind arrived."""
+    watchers = [Client(urls[(first + i) % len(urls)], game_id, None) for i in range(count)]
+    events: dict[str, int] = {}
+
+    def counter(event: str, *_: Any) -> None:
+        events[event] = events.get(event, 0) + 1
+
+    for watcher in watchers:
+        watcher.sio.on("*", counter, namespace=NS)
+    for start in range(0, count, 25):
+        await asyncio.gather(*(w.connect() for w in watchers[start : start + 25]))
+    while not done.is_set():
+        await asyncio.sleep(0.2)
+    arrivals = [dict(w.arrivals) for w in watchers]
+    events["state"] = sum(w.states for w in watchers)
+    await asyncio.gather(*(w.close() for w in watchers), return_exceptions=True)
+    return {"arrivals": arrivals, "events": events}
 
 
 def _run_players(args: tuple[Any, ...], out: Any) -> None:
     out.put(asyncio.run(_players(*args)))
 
 
-def _run_spectators(args: tuple[Any, ...], out: Any) -> None:
-    out.put(asyncio.run(_spectators(*args)))
+def _run_showcase(args: tuple[Any, ...], game: Any, out: Any) -> None:
+    out.put(asyncio.run(_showcase(*args, game)))
+
+
+def _run_watchers(args: tuple[Any, ...], out: Any) -> None:
+    out.put(asyncio.run(_watchers(*args)))
 
 
 # -- deployments ------------------------------------------------------------------------------
@@ -337,6 +358,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--moves", type=int, default=5, help="moves per player")
     parser.add_argument("--level", type=int, default=1, help="AI level (1 is the fastest)")
     parser.add_argument("--pause", type=float, default=1.0, help="player think time, s")
+    parser.add_argument(
+        "--spectator-procs", type=int, default=2, help="client processes for the spectators"
+    )
     parser.add_argument("--logs", help="keep the servers' logs in this folder")
     parser.add_argument("--timeline", action="store_true", help="p95 per 5 s of play")
     args = parser.parse_args(argv)
@@ -350,31 +374,61 @@ def main(argv: list[str] | None = None) -> int:
         try:
             context = multiprocessing.get_context("spawn")
             out = context.Queue()
-            # Both sides connect first and then start playing at the same moment.
+            game = context.Queue()
+            done = context.Event()
+            # Everybody connects first and then play starts at the same moment.
             start_at = time.time() + 15 + args.players / 20 + args.spectators / 40
+            urls = deployment.urls
+            showcase = context.Process(
+                target=_run_showcase, args=((urls[0], args.moves, args.level, start_at), game, out)
+            )
+            showcase.start()
+            game_id = game.get(timeout=300)
             jobs = [
+                showcase,
                 context.Process(
                     target=_run_players,
-                    args=((deployment.urls, args.players, args.moves, args.level, args.pause,
-                           start_at), out),
-                ),
-                context.Process(
-                    target=_run_spectators,
-                    args=((deployment.urls, args.spectators, args.moves, args.level, start_at),
+                    args=((urls, args.players, args.moves, args.level, args.pause, start_at),
                           out),
                 ),
             ]  # fmt: skip
-            for job in jobs:
+            # Spectators are spread over several client processes, as real ones are spread
+            # over many machines: one process would queue every arrival behind the others.
+            share = max(1, -(-args.spectators // max(1, args.spectator_procs)))
+            for first in range(0, args.spectators, share):
+                count = min(share, args.spectators - first)
+                jobs.append(
+                    context.Process(
+                        target=_run_watchers, args=((urls, first, count, game_id, done), out)
+                    )
+                )
+            for job in jobs[1:]:
                 job.start()
-            results = [out.get(timeout=1800) for _ in jobs]
+            results = []
+            for _ in jobs:
+                results.append(out.get(timeout=1800))
+                if "sent" in results[-1]:
+                    time.sleep(2.0)
+                    done.set()
             for job in jobs:
                 job.join(60)
         finally:
             deployment.stop()
     players = next(r for r in results if "beyond" in r)
-    watchers = next(r for r in results if "delays" in r)
+    sent = next(r for r in results if "sent" in r)["sent"]
+    fanout: list[float] = []
+    missing = 0
+    events: dict[str, int] = {}
+    for result in results:
+        for arrivals in result.get("arrivals", []):
+            for count, sent_at in sent.items():
+                if count in arrivals:
+                    fanout.append((arrivals[count] - sent_at) * 1000)
+                else:
+                    missing += 1
+        for event, n in result.get("events", {}).items():
+            events[event] = events.get(event, 0) + n
     beyond = [s * 1000 for s in players["beyond"]]
-    fanout = [s * 1000 for s in watchers["delays"]]
     print(f"mode={args.mode} players={args.players} spectators={args.spectators} "
           f"moves/player={args.moves} level={args.level} pause={args.pause}s")  # fmt: skip
     print(f"{'figure (ms)':<38}{'n':>7}{'p50':>9}{'p95':>9}{'p99':>9}{'mean':>9}")
@@ -397,8 +451,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"player failures: {len(players['failures'])}: {players['failures'][:3]}")
     if players["errors"]:
         print(f"error events: {players['errors']}")
-    if watchers["missing"]:
-        print(f"spectator states missing: {watchers['missing']}")
+    if missing:
+        print(f"spectator states missing: {missing}")
+    if args.spectators:
+        per = {event: round(n / args.spectators, 1) for event, n in sorted(events.items())}
+        print(f"events per spectator: {per}")
     return 0
 
 

@@ -48,7 +48,8 @@ def test_ai_and_friend_games_reach_both_servers(cluster: Cluster, peers: PeerFac
         status, body = server.health()
         assert status == 200 and b'"mode":"multi"' in body, body
     # vs AI: the player on A, a spectator on B; the AI runs on a worker.
-    ai_game, ai_cookie = create_game(cluster.a, mode="ai", level=1, color="black")
+    # Level 4 thinks about a second a move, long enough to stream live reports.
+    ai_game, ai_cookie = create_game(cluster.a, mode="ai", level=4, color="black")
     player = peers(cluster.a, ai_cookie)
     assert player.join(ai_game)["you"] == "black"
     watcher = peers(cluster.b)
@@ -59,7 +60,8 @@ def test_ai_and_friend_games_reach_both_servers(cluster: Cluster, peers: PeerFac
         mine = player.wait_moves(ai_game, count, 20)
         seen = watcher.wait_moves(ai_game, count, 20)
         assert seen["moves"][:count] == mine["moves"][:count]
-    assert watcher.wait_state(ai_game, lambda s: len(s["evals"]) == 3)
+    settled = watcher.wait_state(ai_game, lambda s: len(s["evals"]) == 3)
+    assert all(e["depth"] >= 1 and e["nodes"] >= 1 for e in settled["evals"])
     assert any(e[1] == "thinking" for e in watcher.events), "no live engine progress on B"
     player.wait_state(
         ai_game, lambda s: s["players"]["black"]["connected"] and s["spectators"] >= 1

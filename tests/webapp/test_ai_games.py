@@ -19,7 +19,8 @@ def play(events: Events, game_id: str, x: int, y: int) -> None:
 
 
 def test_the_ai_replies_and_reports_progress(client: Any, socket_factory: Any) -> None:
-    game_id = create_game(client, mode="ai", level=1, color="black")
+    # Level 4 thinks about a second: long enough for live reports.
+    game_id = create_game(client, mode="ai", level=4, color="black")
     me = join(socket_factory(client), game_id)
     watcher = join(socket_factory(), game_id)
     play(me, game_id, 7, 7)
@@ -32,6 +33,8 @@ def test_the_ai_replies_and_reports_progress(client: Any, socket_factory: Any) -
     assert state["moves"][1] != [7, 7]
     assert [e["ply"] for e in state["evals"]] == [2]
     assert isinstance(state["evals"][0]["score"], int)
+    assert state["evals"][0]["depth"] >= 1
+    assert state["evals"][0]["nodes"] >= 1
     progress = watcher.wait(lambda items: [p for e, p in items if e == "thinking"])
     assert progress[0]["game_id"] == game_id
     assert progress[0]["color"] == "white"
