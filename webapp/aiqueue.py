@@ -3,11 +3,14 @@ a turn whose worker died is played by another.
 
 ``TurnQueue.schedule`` queues one RQ job per AI turn (a game at a version with an AI seat
 to move). A Redis key per turn, ``gomoku:turn:<game id>:<version>``, makes the turn
-queued at most once: it reads ``queued`` while the job waits, then becomes the lease of
-the worker that ``claim``-ed it, which ``renew``-s it several times a second while it
-searches. A worker killed mid-search stops renewing; the key expires and the watchdog
-(``find_orphans``, run by every worker) queues the turn again. Whichever job finishes
-first commits its move with the store's version check, so a turn is played exactly once.
+queued at most once: it reads ``queued:<job id>`` while the job waits, then becomes the
+lease of the worker that ``claim``-ed it, which ``renew``-s it several times a second
+while it searches. A worker killed mid-search stops renewing; the key expires and the
+watchdog (``find_orphans``, run by every worker) queues the turn again. A job that left
+the queue but was never claimed (its worker died in between, or failed before claiming)
+is found the same way: still marked queued, no longer in the queue, for UNCLAIMED_S.
+Whichever job finishes first commits its move with the store's version check, so a turn
+is played exactly once.
 ``QueueAiRunner`` sends hints and stateless engine searches through the same queue and
 waits for their results. Workers run the jobs in ``jobs``."""
 
@@ -16,6 +19,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+import uuid
 from concurrent.futures import Future
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -30,11 +34,15 @@ QUEUED_TTL_S = 3600
 JOB_TIMEOUT_S = 300
 SEARCH_RESULT_TTL_S = 120
 POLL_S = 0.02
+# How long a turn may stay marked queued after its job has left the queue before the
+# watchdog counts its worker as lost (taking a job and claiming it takes milliseconds).
+UNCLAIMED_S = 2.0
+QUEUED = "queued:"
 
 # Take the turn if it is queued (or its key vanished); refuse a turn another worker holds.
 _CLAIM = """
 local value = redis.call('GET', KEYS[1])
-if value and value ~= 'queued' and value ~= ARGV[1] then return 0 end
+if value and string.sub(value, 1, 7) ~= 'queued:' and value ~= ARGV[1] then return 0 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return 1
 """
@@ -75,14 +83,19 @@ class TurnQueue:
         self._claim = redis.register_script(_CLAIM)
         self._renew = redis.register_script(_RENEW)
         self._release = redis.register_script(_RELEASE)
+        # Turns seen marked queued with their job gone from the queue: key -> (marker,
+        # first seen), for ``find_orphans``.
+        self._unclaimed: dict[str, tuple[bytes, float]] = {}
 
     def schedule(self, turn: AiTurn) -> bool:
         """Queue ``turn`` unless it is queued or being played already."""
-        if not self.redis.set(turn.key, "queued", nx=True, ex=QUEUED_TTL_S):
+        job_id = f"turn-{uuid.uuid4().hex}"
+        if not self.redis.set(turn.key, QUEUED + job_id, nx=True, ex=QUEUED_TTL_S):
             return False
         try:
             self.queue.enqueue_call(
                 "webapp.jobs.play_turn",
+                job_id=job_id,
                 kwargs=asdict(turn),
                 timeout=JOB_TIMEOUT_S,
                 result_ttl=0,  # nobody reads a turn's result: the game is the result
@@ -105,13 +118,40 @@ class TurnQueue:
 
     def find_orphans(self, turns: list[AiTurn]) -> list[AiTurn]:
         """The turns that nobody has queued or holds: never queued (a server died
-        between commit and enqueue, or Redis was down) or whose worker died."""
+        between commit and enqueue, or Redis was down), whose worker died while playing
+        them (the lease expired), or whose job left the queue and was never claimed for
+        UNCLAIMED_S (its worker died first). The last kind is unmarked here, so that
+        ``schedule`` queues it again."""
         if not turns:
             return []
         pipe = self.redis.pipeline()
         for turn in turns:
-            pipe.exists(turn.key)
-        return [turn for turn, exists in zip(turns, pipe.execute(), strict=True) if not exists]
+            pipe.get(turn.key)
+        markers = pipe.execute()
+        waiting = [
+            (turn, marker)
+            for turn, marker in zip(turns, markers, strict=True)
+            if marker is not None and marker.startswith(QUEUED.encode())
+        ]
+        pipe = self.redis.pipeline()
+        for _, marker in waiting:
+            pipe.lpos(self.queue.key, marker[len(QUEUED) :])
+        positions = pipe.execute() if waiting else []
+        now = time.monotonic()
+        seen: dict[str, tuple[bytes, float]] = {}
+        orphans = [turn for turn, marker in zip(turns, markers, strict=True) if marker is None]
+        for (turn, marker), position in zip(waiting, positions, strict=True):
+            if position is not None:
+                continue  # still waiting for a worker
+            first = self._unclaimed.get(turn.key)
+            since = first[1] if first is not None and first[0] == marker else now
+            if now - since < UNCLAIMED_S:
+                seen[turn.key] = (marker, since)
+            elif self._release(keys=[turn.key], args=[marker]):
+                log.warning("the job of AI turn %s@%s was lost", turn.game_id, turn.version)
+                orphans.append(turn)
+        self._unclaimed = seen
+        return orphans
 
 
 class QueueAiRunner(AiRunner):

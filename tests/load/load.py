@@ -293,7 +293,7 @@ def _run_watchers(args: tuple[Any, ...], out: Any) -> None:
 
 
 class Deployment:
-    def __init__(self, mode: str, base: Path) -> None:
+    def __init__(self, mode: str, base: Path, workers: int = 4) -> None:
         from tests.multi.services import AppProcess, PostgresServer, RedisServer
 
         self.mode = mode
@@ -307,7 +307,9 @@ class Deployment:
             self.services = [postgres, redis]
             env.update({"REDIS_URL": redis.url, "DATABASE_URL": postgres.url})
             self.servers = [AppProcess("serve", env, base / f"server-{n}.log") for n in "AB"]
-            workers = [AppProcess("worker", env, base / f"worker-{n}.log") for n in (1, 2)]
+            workers = [
+                AppProcess("worker", env, base / f"worker-{n}.log") for n in range(1, workers + 1)
+            ]
             self.servers[0].start()
             for process in [self.servers[1], *workers]:
                 process.start(wait=False)
@@ -361,6 +363,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--spectator-procs", type=int, default=2, help="client processes for the spectators"
     )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=4,
+        help="queue workers in multi mode (AI turns wait mostly on Redis and the database)",
+    )
     parser.add_argument("--logs", help="keep the servers' logs in this folder")
     parser.add_argument("--timeline", action="store_true", help="p95 per 5 s of play")
     args = parser.parse_args(argv)
@@ -368,7 +376,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="gomoku-load-") as scratch:
         tmp = args.logs or scratch
         started = time.time()
-        deployment = Deployment(args.mode, Path(tmp))
+        deployment = Deployment(args.mode, Path(tmp), args.workers)
         deployment.warm_up()
         print(f"{args.mode}: deployment ready in {time.time() - started:.1f} s", flush=True)
         try:

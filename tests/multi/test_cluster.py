@@ -146,7 +146,7 @@ def _lease_holder(cluster: Cluster, key: str, timeout_s: float = 20) -> str:
     try:
         while time.monotonic() < deadline:
             value = client.get(key)
-            if value and value != b"queued":
+            if value and not value.startswith(b"queued:"):
                 return value.decode()
             time.sleep(0.01)
     finally:
@@ -189,6 +189,31 @@ def test_worker_killed_mid_search_is_replaced(cluster: Cluster, peers: PeerFacto
         watcher.wait_moves(game_id, 4, 15)
     finally:
         cluster.heal()
+
+
+def test_a_job_lost_before_its_worker_claimed_it_is_run_again(
+    cluster: Cluster, peers: PeerFactory
+) -> None:
+    game_id, cookie = create_game(cluster.a, mode="ai", level=1, color="black")
+    player = peers(cluster.a, cookie)
+    version = player.join(game_id)["version"]
+    # As if a worker had taken the job of the AI's coming turn off the queue and died
+    # before claiming it: the turn reads queued, and no job is waiting for it.
+    client = redis.Redis.from_url(cluster.redis.url)
+    try:
+        client.set(f"gomoku:turn:{game_id}:{version + 1}", "queued:turn-lost", ex=3600)
+    finally:
+        client.close()
+    assert play(player, game_id) == {"ok": True}
+    played_at = time.monotonic()
+    time.sleep(1.0)
+    assert len(game_state(cluster.a, game_id)["moves"]) == 1, "the turn was not blocked"
+    reply = player.wait_moves(game_id, 2, 10.0)
+    assert time.monotonic() - played_at <= 8.0
+    assert reply["version"] == version + 2
+    time.sleep(1.0)
+    state = game_state(cluster.b, game_id)
+    assert len(state["moves"]) == 2 and len(state["evals"]) == 1
 
 
 def test_server_killed_mid_game_and_restarted(cluster: Cluster, peers: PeerFactory) -> None:
