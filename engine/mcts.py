@@ -42,13 +42,28 @@ THREAT_NODES = 60_000
 THREAT_NODES_PER_SECOND = 20_000
 THREAT_MIN_TIME = 0.1
 # Swindles: when the best move only expects to hold the game (its win rate is below
-# SWINDLE_BELOW), of the moves scoring nearly as well (within SWINDLE_MARGIN, after at
-# least SWINDLE_MIN_VISITS playouts) a four is played, or else the one leaving us the
-# most ways to make a four: threats cost little if answered and win against an opponent
-# that misses the answer.
+# SWINDLE_BELOW), of the moves scoring nearly as well (after at least SWINDLE_MIN_VISITS
+# playouts) a bait is played (a four while the opponent has a four of its own to make),
+# or else the move leaving us the most winning threats (both within BAIT_MARGIN), or else
+# the quiet move within SWINDLE_MARGIN leaving us the most ways to make a four: threats
+# cost little if answered and win against an opponent that misses the answer, but a four
+# with nothing to tempt the opponent only spends one.
 SWINDLE_BELOW = 0.45
 SWINDLE_MARGIN = 0.08
 SWINDLE_MIN_VISITS = 32
+BAIT_MARGIN = 0.15
+# Traps, on boards of at most TRAP_MAX_CELLS cells: when the best move expects no win (win
+# rate below TRAP_BELOW), of the TRAP_CANDIDATES most visited moves scoring within
+# TRAP_MARGIN of it, the one after which most of the opponent's replies lose to a threat
+# sequence of ours (not a five at once: a fallible opponent sees those) is played. The
+# counting takes up to TRAP_TIME_SHARE of a timed move, each reply checked within
+# TRAP_VCT_NODES threat-search nodes.
+TRAP_MAX_CELLS = 81
+TRAP_BELOW = 0.45
+TRAP_MARGIN = 0.15
+TRAP_CANDIDATES = 12
+TRAP_TIME_SHARE = 0.15
+TRAP_VCT_NODES = 2000
 
 _tables_lock = threading.Lock()
 _tables: npt.NDArray[np.int8] | None = None
@@ -165,8 +180,9 @@ class MctsSearcher:
     steers a child before its own results take over; ``contempt`` is how much less than
     half a point a draw is worth to the side searching (it then prefers lines that keep
     winning chances, and expects its opponent to steer for the draw); ``swindles`` lets it
-    trade a merely holding move for a threat that scores nearly as well. With ``seed`` and a
-    ``nodes`` limit a search is repeatable."""
+    trade a merely holding move for a threat that scores nearly as well, and ``traps`` (small
+    boards) for the move that leaves the opponent the most replies losing to our threats.
+    With ``seed`` and a ``nodes`` limit a search is repeatable."""
 
     def __init__(
         self,
@@ -175,6 +191,7 @@ class MctsSearcher:
         prior_weight: float = 1.0,
         contempt: float = 0.4,
         swindles: bool = True,
+        traps: bool = True,
         tree_mb: int = 64,
         max_children: int = 32,
         seed: int | None = None,
@@ -193,6 +210,7 @@ class MctsSearcher:
         self.prior_weight = prior_weight
         self.contempt = contempt
         self.swindles = swindles
+        self.traps = traps
         self.tree_mb = tree_mb
         self.max_children = max_children
         self.seed = seed
@@ -311,17 +329,7 @@ class MctsSearcher:
             budget = min(THREAT_NODES, 4 * limit.nodes)
         else:
             budget = THREAT_NODES
-        tables = threat_core.rule_tables(board.rule.value, board.size)
-        state = threat_core.new_state(board.size, board.rule is Rule.RENJU)
-        state = state._replace(stop=self._threat_stop)
-        threat_core.init_walls(state, tables)
-        for x, y in board.moves:
-            index = threat_core.point_index(state, x, y)
-            threat_core.place(state, tables, index, int(board.cell(x, y)))
-        if self._threat_heuristics is None or self._threat_cells != state.cells.shape[0]:
-            self._threat_heuristics = core_search.new_heuristics(state.cells.shape[0])
-            self._threat_cells = state.cells.shape[0]
-        hs = self._threat_heuristics
+        state, tables, hs = self._threat_state(board)
         plies = core_search.root_vcf(state, tables, hs, core_search.ROOT_VCF_DEPTH)
         # Renju black's threes may be forbidden shapes: only fours are trusted there.
         if plies == 0 and not (board.rule.has_forbidden and board.turn is Color.BLACK):
@@ -332,6 +340,22 @@ class MctsSearcher:
         if move not in board.legal_moves():
             return None
         return SearchResult(move, MATE - plies, plies, int(state.info[threat_core.I_NODES]), [move])
+
+    def _threat_state(
+        self, board: Board
+    ) -> tuple[threat_core.State, threat_core.Tables, core_search.Heuristics]:
+        """``board`` in the negamax engine's state, for its compiled threat searches."""
+        tables = threat_core.rule_tables(board.rule.value, board.size)
+        state = threat_core.new_state(board.size, board.rule is Rule.RENJU)
+        state = state._replace(stop=self._threat_stop)
+        threat_core.init_walls(state, tables)
+        for x, y in board.moves:
+            index = threat_core.point_index(state, x, y)
+            threat_core.place(state, tables, index, int(board.cell(x, y)))
+        if self._threat_heuristics is None or self._threat_cells != state.cells.shape[0]:
+            self._threat_heuristics = core_search.new_heuristics(state.cells.shape[0])
+            self._threat_cells = state.cells.shape[0]
+        return state, tables, self._threat_heuristics
 
     def _tree_for(self, board: Board) -> _Tree:
         """The kept subtree if ``board`` follows on from the last search, else a new one."""
@@ -379,6 +403,9 @@ class MctsSearcher:
         playouts = 0
         chunk = 8
         last_report = start
+        tree_time = limit.time
+        if tree_time is not None and self._traps_apply(board):
+            tree_time *= 1 - TRAP_TIME_SHARE
         while True:
             if limit.nodes is not None:
                 chunk = min(chunk, limit.nodes - playouts)
@@ -416,10 +443,10 @@ class MctsSearcher:
                 or self._stop.is_set()
                 or (limit.nodes is not None and playouts >= limit.nodes)
                 or (limit.depth is not None and meta[core.META_MAX_DEPTH] >= limit.depth)
-                or (limit.time is not None and elapsed + took >= limit.time)
+                or (tree_time is not None and elapsed + took >= tree_time)
             )
             if finished or (self.on_iteration and now - last_report >= self.report_interval):
-                result = self._result(board, position, tree, meta, playouts, elapsed)
+                result = self._result(board, position, tree, meta, playouts, elapsed, finished)
                 if finished:
                     return self._finish(result, start)
                 last_report = now
@@ -439,40 +466,122 @@ class MctsSearcher:
 
         return sorted(tree.children(node), key=key)
 
-    def _swindle(self, tree: _Tree, position: _Position, side: Color, best: int) -> int:
+    def _swindle(
+        self, tree: _Tree, position: _Position, side: Color, best: int
+    ) -> tuple[int, bool]:
         """When ``best`` expects no win, the move scoring almost as well that threatens
-        most: a four first, then the one leaving the most cells where we make a four.
-        Forcing moves and ready fours give a fallible opponent chances to go wrong."""
+        most, and whether it is a bait. A bait is a four made while the opponent, besides
+        blocking it, could make a four of its own: an opponent keen on its own attack may
+        play that and lose. Other fours only spend our threats, so after baits come the
+        moves leaving us the most winning threats (an open three must be answered), then
+        the most cells where we make a four."""
         visits, wins, proven = tree.arrays[VISITS], tree.arrays[WINS], tree.arrays[PROVEN]
         if proven[best] != 0 or visits[best] == 0:
-            return best
+            return best, False
         best_rate = float(wins[best]) / int(visits[best])
         if best_rate >= SWINDLE_BELOW:
-            return best
+            return best, False
         tables = pattern_tables()
         colour = int(side)
-        choice, choice_key = best, (-1, -1, 0.0)
+        opponent = 3 - colour
+        empty = position.grid == 0
+        choice, choice_key = best, (False, -1, -1, 0.0)
         for child in tree.children(0):
             n = int(visits[child])
             if proven[child] != 0 or (n < SWINDLE_MIN_VISITS and child != best):
                 continue
             rate = float(wins[child]) / max(n, 1)
-            if rate < best_rate - SWINDLE_MARGIN:
+            if rate < best_rate - BAIT_MARGIN:
                 continue
             cell = int(tree.arrays[MOVE][child])
             level, _, _ = core.cell_threat(position.pat, colour, cell)
+            four = level >= core.LEVEL_FOUR
             core.place(
                 position.grid, position.pat, tables, position.exact, position.dirs, cell, colour
             )
-            ready = int(
-                np.count_nonzero(
-                    (position.grid == 0)
-                    & (position.pat[colour - 1, :, core.SLOT_LEVEL] >= core.LEVEL_FOUR)
+            empty[cell] = False
+            our_levels = position.pat[colour - 1, :, core.SLOT_LEVEL]
+            ready = int(np.count_nonzero(empty & (our_levels >= core.LEVEL_FOUR)))
+            winning = int(np.count_nonzero(empty & (our_levels == core.LEVEL_WINNING_THREAT)))
+            bait = four and bool(
+                np.any(
+                    empty
+                    & (position.pat[opponent - 1, :, core.SLOT_LEVEL] >= core.LEVEL_FOUR)
+                    & (position.pat[colour - 1, :, core.SLOT_LEVEL] != core.LEVEL_WIN)
                 )
             )
+            empty[cell] = True
             core.unplace(position.grid, position.pat, tables, position.exact, position.dirs, cell)
-            key = (int(level >= core.LEVEL_FOUR), ready, rate)
+            if four and not bait:
+                continue
+            # Threats that must be answered may cost more than quiet moves.
+            if winning == 0 and rate < best_rate - SWINDLE_MARGIN:
+                continue
+            key = (bait, winning, ready, rate)
             if key > choice_key:
+                choice, choice_key = child, key
+        return choice, choice_key[0]
+
+    def _traps_apply(self, board: Board) -> bool:
+        # Renju black's threes may be forbidden shapes, which the threat search trusts.
+        return (
+            self.traps
+            and board.size * board.size <= TRAP_MAX_CELLS
+            and not board.rule.has_forbidden
+        )
+
+    def _trap(self, board: Board, tree: _Tree, best: int) -> int | None:
+        """When ``best`` expects no win, the move scoring nearly as well after which the
+        largest share of the opponent's replies lose to our threat sequences, if any does;
+        a fallible opponent then has the most ways to go wrong."""
+        visits, wins, proven = tree.arrays[VISITS], tree.arrays[WINS], tree.arrays[PROVEN]
+        if proven[best] != 0 or visits[best] == 0:
+            return None
+        best_rate = float(wins[best]) / int(visits[best])
+        if best_rate >= TRAP_BELOW:
+            return None
+        candidates = [
+            child
+            for child in tree.children(0)
+            if proven[child] == 0
+            and (int(visits[child]) >= SWINDLE_MIN_VISITS or child == best)
+            and float(wins[child]) / max(int(visits[child]), 1) >= best_rate - TRAP_MARGIN
+        ]
+        candidates.sort(key=lambda child: -int(visits[child]))
+        state, tables, hs = self._threat_state(board)
+        me = int(board.turn)
+        opponent = 3 - me
+        legal = board.legal_moves()
+        cells = [threat_core.point_index(state, x, y) for x, y in legal]
+        choice: int | None = None
+        choice_key = (0.0, 0.0)
+        for child in candidates[:TRAP_CANDIDATES]:
+            if self._stop.is_set():
+                break
+            mine = threat_core.point_index(
+                state, *core.point_of(int(tree.arrays[MOVE][child]), board.size)
+            )
+            threat_core.place(state, tables, mine, me)
+            losing = replies = 0
+            for reply in cells:
+                if reply == mine:
+                    continue
+                replies += 1
+                if state.klass[opponent - 1, reply] == threat_core.C_FIVE:
+                    continue
+                threat_core.place(state, tables, reply, opponent)
+                plies = core_search.root_vcf(state, tables, hs, core_search.ROOT_VCF_DEPTH)
+                if plies == 0:
+                    plies = core_search.root_vct(
+                        state, tables, hs, core_search.ROOT_VCT_DEPTH, TRAP_VCT_NODES
+                    )
+                threat_core.remove(state, tables)
+                # A five at once is a blunder any opponent sees; deeper threats are traps.
+                if plies > 1:
+                    losing += 1
+            threat_core.remove(state, tables)
+            key = (losing / max(replies, 1), float(wins[child]) / max(int(visits[child]), 1))
+            if losing > 0 and key > choice_key:
                 choice, choice_key = child, key
         return choice
 
@@ -484,6 +593,7 @@ class MctsSearcher:
         meta: npt.NDArray[np.int64],
         playouts: int,
         elapsed: float,
+        final: bool = False,
     ) -> SearchResult:
         size = board.size
         ranked = self._ranked_children(tree, 0)
@@ -498,9 +608,13 @@ class MctsSearcher:
             move = sorted(board.legal_moves())[0]
             return SearchResult(move, 0, 0, playouts, [move], elapsed, 0)
         if self.swindles:
-            swindle = self._swindle(tree, position, board.turn, best)
-            point = core.point_of(int(tree.arrays[MOVE][swindle]), size)
-            if legal is None or point in legal:
+            swindle, bait = self._swindle(tree, position, board.turn, best)
+            trap = None
+            if not bait and final and self._traps_apply(board):
+                trap = self._trap(board, tree, best)
+            if trap is not None:
+                best = trap
+            elif legal is None or core.point_of(int(tree.arrays[MOVE][swindle]), size) in legal:
                 best = swindle
         score = self._score(tree, best)
         pv = [core.point_of(int(tree.arrays[MOVE][best]), size)]

@@ -26,13 +26,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from seed004_brain import Seed004Player
 
-from engine import Board, Color, Limit
+from engine import Board, Color, Limit, Point, point_name
 from engine.mcts import MctsSearcher
 
 
-def play_game(size: int, rule: str, mcts_colour: Color, seconds: float, seed: int) -> str:
-    """One game; returns "W", "L" or "D" for the MCTS player, and prints the moves."""
-    board = Board(size, rule)
+def play_game(
+    size: int, rule: str, mcts_colour: Color, seconds: float, seed: int, opening: list[Point]
+) -> tuple[str, Board]:
+    """One game from ``opening``; returns "W", "L" or "D" for the MCTS player and the
+    final board."""
+    board = Board.from_moves(opening, size=size, rule=rule)
     mcts = MctsSearcher(seed=seed)
     rival = Seed004Player(size, seconds, seed=seed)
     while not board.is_game_over():
@@ -45,8 +48,23 @@ def play_game(size: int, rule: str, mcts_colour: Color, seconds: float, seed: in
     outcome = board.outcome()
     assert outcome is not None
     if outcome.winner is None:
-        return "D"
-    return "W" if outcome.winner is mcts_colour else "L"
+        return "D", board
+    return ("W" if outcome.winner is mcts_colour else "L"), board
+
+
+def read_openings(path: str, size: int) -> list[list[Point]]:
+    """Openings in the match runner's format: offsets from the centre, black first."""
+    centre = size // 2
+    openings = []
+    for raw in Path(path).read_text().splitlines():
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        numbers = [int(n) for n in line.replace(" ", "").split(",") if n]
+        openings.append(
+            [(centre + numbers[i], centre + numbers[i + 1]) for i in range(0, len(numbers), 2)]
+        )
+    return openings
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -55,18 +73,40 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=10, help="games per size")
     parser.add_argument("--time", type=float, default=0.5, help="seconds per move, both sides")
     parser.add_argument("--rule", default="freestyle")
+    parser.add_argument(
+        "--mcts-colour",
+        choices=["both", "black", "white"],
+        default="both",
+        help="the MCTS player's colour: alternating (both) or always one",
+    )
+    parser.add_argument(
+        "--show-moves", action="store_true", help="print the moves of every game not won"
+    )
+    parser.add_argument(
+        "--openings", help="a file of openings (offsets from the centre), used in turn"
+    )
+    parser.add_argument("--seed", type=int, default=0, help="added to every game's seed")
     args = parser.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",")]
     for size in sizes:
+        openings = read_openings(args.openings, size) if args.openings else []
         tally = {"W": 0, "L": 0, "D": 0}
         by_colour = {colour: {"W": 0, "L": 0, "D": 0} for colour in Color}
         started = time.perf_counter()
         for game in range(args.games):
-            colour = Color.BLACK if game % 2 == 0 else Color.WHITE
-            result = play_game(size, args.rule, colour, args.time, seed=1000 * size + game)
+            if args.mcts_colour == "both":
+                colour = Color.BLACK if game % 2 == 0 else Color.WHITE
+            else:
+                colour = Color.from_name(args.mcts_colour)
+            opening = openings[game % len(openings)] if openings else []
+            seed = 1000 * size + game + args.seed
+            result, board = play_game(size, args.rule, colour, args.time, seed, opening)
             tally[result] += 1
             by_colour[colour][result] += 1
             print(f"{size}x{size} game {game + 1}: MCTS as {colour.label}: {result}", flush=True)
+            if args.show_moves and result != "W":
+                print("  " + " ".join(point_name(m, size) for m in board.moves), flush=True)
+                print(str(board), flush=True)
         played = max(1, args.games)
         print(
             f"{size}x{size} {args.rule} {args.time}s/move: MCTS W-L-D "
