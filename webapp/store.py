@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import create_engine, delete, event, func, select, update
+from sqlalchemy import create_engine, delete, event, func, insert, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, selectinload, sessionmaker
 
@@ -117,6 +117,21 @@ def _move_row(game_id: str, move: MoveRecord) -> Move:
     )
 
 
+def _move_values(game_id: str, move: MoveRecord) -> dict[str, Any]:
+    return {
+        "game_id": game_id,
+        "ply": move.ply,
+        "x": move.x,
+        "y": move.y,
+        "color": move.color,
+        "created_at": utcnow(),
+        "eval_score": move.eval_score,
+        "depth": move.depth,
+        "nodes": move.nodes,
+        "think_ms": move.think_ms,
+    }
+
+
 def make_engine(url: str) -> Engine:
     """An SQLAlchemy engine; SQLite gets WAL and a busy timeout so threads can share it."""
     if url.startswith("sqlite"):
@@ -153,13 +168,49 @@ class Store:
     # -- reading ------------------------------------------------------------------------
 
     def load(self, game_id: str) -> GameRecord:
-        with self._session() as session:
-            game = session.get(
-                Game, game_id, options=[selectinload(Game.moves), selectinload(Game.seats)]
-            )
+        # Core queries, not the ORM: this runs for every move of every game.
+        games, moves, seats = Game.__table__, Move.__table__, Seat.__table__
+        with self.engine.connect() as connection:
+            game = connection.execute(select(games).where(games.c.id == game_id)).first()
             if game is None:
                 raise GameNotFoundError(f"no game {game_id!r}")
-            return _record(game)
+            move_rows = connection.execute(
+                select(
+                    moves.c.ply,
+                    moves.c.x,
+                    moves.c.y,
+                    moves.c.color,
+                    moves.c.eval_score,
+                    moves.c.depth,
+                    moves.c.nodes,
+                    moves.c.think_ms,
+                )
+                .where(moves.c.game_id == game_id)
+                .order_by(moves.c.ply)
+            ).all()
+            seat_rows = connection.execute(
+                select(seats.c.color, seats.c.kind, seats.c.token_hash, seats.c.level, seats.c.name)
+                .where(seats.c.game_id == game_id)
+                .order_by(seats.c.color)
+            ).all()
+        return GameRecord(
+            id=game.id,
+            mode=game.mode,
+            size=game.size,
+            rule=game.rule,
+            status=game.status,
+            version=game.version,
+            settings=dict(game.settings or {}),
+            clock=dict(game.clock) if game.clock else None,
+            result=dict(game.result) if game.result else None,
+            takeback_by=game.takeback_by,
+            rematch_id=game.rematch_id,
+            rematch_of=game.rematch_of,
+            moves=[MoveRecord(*row) for row in move_rows],
+            seats={row.color: SeatRecord(*row) for row in seat_rows},
+            created_at=game.created_at,
+            updated_at=game.updated_at,
+        )
 
     def find(self, game_id: str) -> GameRecord | None:
         try:
@@ -296,29 +347,36 @@ class Store:
         unknown = set(changes) - UPDATABLE
         if unknown:
             raise ValueError(f"cannot update game columns {sorted(unknown)}")
-        with self._session() as session, session.begin():
-            outcome = session.execute(
-                update(Game)
-                .where(Game.id == game_id, Game.version == expected_version)
-                .values(version=Game.version + 1, updated_at=utcnow(), **changes)
+        games, moves, seats = Game.__table__, Move.__table__, Seat.__table__
+        with self.engine.begin() as connection:
+            outcome = connection.execute(
+                update(games)
+                .where(games.c.id == game_id, games.c.version == expected_version)
+                .values(version=games.c.version + 1, updated_at=utcnow(), **changes)
             )
-            if outcome.rowcount != 1:  # type: ignore[attr-defined]
-                if session.get(Game, game_id) is None:
-                    raise GameNotFoundError(f"no game {game_id!r}")
-                raise StaleVersionError(f"game {game_id} changed since version {expected_version}")
+            if outcome.rowcount != 1:
+                if connection.execute(select(games.c.id).where(games.c.id == game_id)).first():
+                    raise StaleVersionError(
+                        f"game {game_id} changed since version {expected_version}"
+                    )
+                raise GameNotFoundError(f"no game {game_id!r}")
             if truncate_to is not None:
-                session.execute(delete(Move).where(Move.game_id == game_id, Move.ply > truncate_to))
-            session.add_all(_move_row(game_id, m) for m in add_moves)
+                connection.execute(
+                    delete(moves).where(moves.c.game_id == game_id, moves.c.ply > truncate_to)
+                )
+            rows = [_move_values(game_id, m) for m in add_moves]
+            if rows:
+                connection.execute(insert(moves), rows)
             for color, token_hash in (seat_tokens or {}).items():
-                claimed = session.execute(
-                    update(Seat)
+                claimed = connection.execute(
+                    update(seats)
                     .where(
-                        Seat.game_id == game_id,
-                        Seat.color == color,
-                        Seat.token_hash.is_(None),
+                        seats.c.game_id == game_id,
+                        seats.c.color == color,
+                        seats.c.token_hash.is_(None),
                     )
                     .values(token_hash=token_hash)
                 )
-                if claimed.rowcount != 1:  # type: ignore[attr-defined]
+                if claimed.rowcount != 1:
                     raise StaleVersionError(f"the {color} seat of {game_id} is taken")
         return expected_version + 1
