@@ -192,6 +192,7 @@ class MctsSearcher:
         contempt: float = 0.4,
         swindles: bool = True,
         traps: bool = True,
+        fallible: float = 0.5,
         tree_mb: int = 64,
         max_children: int = 32,
         seed: int | None = None,
@@ -204,6 +205,8 @@ class MctsSearcher:
             raise ValueError("contempt must be between 0 and 0.5")
         if tree_mb < 1:
             raise ValueError("tree_mb must be at least 1")
+        if not 0 <= fallible <= 1:
+            raise ValueError("fallible must be between 0 and 1")
         if max_children < 1:
             raise ValueError("max_children must be at least 1")
         self.exploration = exploration
@@ -211,6 +214,7 @@ class MctsSearcher:
         self.contempt = contempt
         self.swindles = swindles
         self.traps = traps
+        self.fallible = fallible
         self.tree_mb = tree_mb
         self.max_children = max_children
         self.seed = seed
@@ -416,6 +420,7 @@ class MctsSearcher:
                 self.exploration,
                 self.prior_weight,
                 0.5 - self.contempt,
+                self.fallible if self._traps_apply(board) else 0.0,
                 position.grid,
                 position.pat,
                 position.cand,
@@ -479,8 +484,8 @@ class MctsSearcher:
         if proven[best] != 0 or visits[best] == 0:
             return best, False
         best_rate = float(wins[best]) / int(visits[best])
-        if best_rate >= SWINDLE_BELOW:
-            return best, False
+        # Baits are worth trying even when winning; the rest only when merely holding.
+        baits_only = best_rate >= SWINDLE_BELOW
         tables = pattern_tables()
         colour = int(side)
         opponent = 3 - colour
@@ -512,7 +517,7 @@ class MctsSearcher:
             )
             empty[cell] = True
             core.unplace(position.grid, position.pat, tables, position.exact, position.dirs, cell)
-            if four and not bait:
+            if (four and not bait) or (baits_only and not bait):
                 continue
             # Threats that must be answered may cost more than quiet moves.
             if winning == 0 and rate < best_rate - SWINDLE_MARGIN:

@@ -522,6 +522,23 @@ def _roulette(scores: F64, n: int) -> int:
 
 
 @_compiled
+def _counterattack(
+    grid: I8, pat: I16, dirs: I64, renju: bool, side: int, cand: I32, ncand: int
+) -> int:
+    """The mistake of a defender keen on its own attack: a cell where ``side`` makes a four
+    (the first found from a random start), or -1. Forbidden cells are skipped."""
+    if ncand == 0:
+        return -1
+    start = np.random.randint(ncand)
+    for k in range(ncand):
+        c = cand[(start + k) % ncand]
+        level, _, suspicious = cell_threat(pat, side, c)
+        if level >= LEVEL_FOUR and not _banned(grid, dirs, renju, side, suspicious, c):
+            return int(c)
+    return -1
+
+
+@_compiled
 def playout(
     grid: I8,
     pat: I16,
@@ -537,8 +554,12 @@ def playout(
     moves: I64,
     scores: F64,
     meta: I64,
+    fallible_side: int,
+    fallible: float,
 ) -> int:
-    """Play the position out with the heavy policy; return the winner (0 for a draw)."""
+    """Play the position out with the heavy policy; return the winner (0 for a draw).
+    With probability ``fallible``, ``fallible_side`` answers a four with a four of its own
+    instead of blocking (and loses)."""
     for _ in range(PLAYOUT_MOVE_CAP):
         if ncand[0] == 0:
             return 0
@@ -551,6 +572,10 @@ def playout(
             # Two fives to block: the opponent wins next move whatever we do.
             return 3 - side
         c = moves[_roulette(scores, n)]
+        if kind == 2 and side == fallible_side and np.random.random() < fallible:
+            other = _counterattack(grid, pat, dirs, renju, side, cand, ncand[0])
+            if other >= 0:
+                c = other
         meta[META_PLAYOUT_MOVES] += 1
         place(grid, pat, tables, exact, dirs, c, side)
         add_candidates(grid, cand, candpos, ncand, c, w)
@@ -686,6 +711,7 @@ def run_iterations(
     exploration: float,
     bias: float,
     draw_score: float,
+    fallible: float,
     root_grid: I8,
     root_pat: I16,
     root_cand: I32,
@@ -708,7 +734,8 @@ def run_iterations(
 ) -> int:
     """Run up to ``count`` select-expand-playout-backup iterations from node 0. Returns
     how many ran (fewer once the root is proven). A draw scores ``draw_score`` for the side
-    to move at the root and the rest for its opponent."""
+    to move at the root and the rest for its opponent; in the playouts that opponent
+    counterattacks instead of defending with probability ``fallible``."""
     size = meta[META_SIZE]
     w = size + 2 * PAD
     renju = meta[META_RENJU] == 1
@@ -811,6 +838,8 @@ def run_iterations(
                 moves,
                 scores,
                 meta,
+                3 - root_side,
+                fallible,
             )
         # Back up: the node at depth i was entered by root_side when i is odd. A proven
         # child settles its parent: one winning reply loses the parent's move, and a
