@@ -43,11 +43,11 @@ THREAT_NODES_PER_SECOND = 20_000
 THREAT_MIN_TIME = 0.1
 # Swindles: when the best move only expects to hold the game (its win rate is below
 # SWINDLE_BELOW), of the moves scoring nearly as well (after at least SWINDLE_MIN_VISITS
-# playouts) a bait is played (a four while the opponent has a four of its own to make),
-# or else the move leaving us the most winning threats (both within BAIT_MARGIN), or else
-# the quiet move within SWINDLE_MARGIN leaving us the most ways to make a four: threats
-# cost little if answered and win against an opponent that misses the answer, but a four
-# with nothing to tempt the opponent only spends one.
+# playouts) a bait is played (a four while the opponent has a four of its own to make,
+# within BAIT_MARGIN), or else the move within SWINDLE_MARGIN leaving us the most winning
+# threats (open threes), then the most ways to make a four: threats cost little if
+# answered and win against an opponent that misses the answer, but a four with nothing to
+# tempt the opponent only spends one.
 SWINDLE_BELOW = 0.45
 SWINDLE_MARGIN = 0.08
 SWINDLE_MIN_VISITS = 32
@@ -60,7 +60,7 @@ BAIT_MARGIN = 0.15
 # TRAP_VCT_NODES threat-search nodes.
 TRAP_MAX_CELLS = 81
 TRAP_BELOW = 0.45
-TRAP_MARGIN = 0.15
+TRAP_MARGIN = 0.08
 TRAP_CANDIDATES = 12
 TRAP_TIME_SHARE = 0.15
 TRAP_VCT_NODES = 2000
@@ -484,8 +484,8 @@ class MctsSearcher:
         if proven[best] != 0 or visits[best] == 0:
             return best, False
         best_rate = float(wins[best]) / int(visits[best])
-        # Baits are worth trying even when winning; the rest only when merely holding.
-        baits_only = best_rate >= SWINDLE_BELOW
+        if best_rate >= SWINDLE_BELOW:
+            return best, False
         tables = pattern_tables()
         colour = int(side)
         opponent = 3 - colour
@@ -517,10 +517,7 @@ class MctsSearcher:
             )
             empty[cell] = True
             core.unplace(position.grid, position.pat, tables, position.exact, position.dirs, cell)
-            if (four and not bait) or (baits_only and not bait):
-                continue
-            # Threats that must be answered may cost more than quiet moves.
-            if winning == 0 and rate < best_rate - SWINDLE_MARGIN:
+            if (four and not bait) or (not bait and rate < best_rate - SWINDLE_MARGIN):
                 continue
             key = (bait, winning, ready, rate)
             if key > choice_key:
