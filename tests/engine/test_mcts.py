@@ -147,6 +147,9 @@ def test_bad_settings_are_refused() -> None:
         MctsSearcher(exploration=-1)
     with pytest.raises(ValueError):
         MctsSearcher(tree_mb=0)
+    for fallible in (-0.1, 1.5):
+        with pytest.raises(ValueError):
+            MctsSearcher(fallible=fallible)
 
 
 @pytest.mark.slow
@@ -155,6 +158,9 @@ def test_works_without_the_compiler() -> None:
         "from engine import Board, Limit\n"
         "from engine.mcts import MctsSearcher\n"
         "b = Board.from_moves([(3, 3), (2, 2)], size=7, rule='renju')\n"
+        "print(MctsSearcher(seed=1).search(b, Limit(nodes=30)).move in b.legal_moves())\n"
+        # Freestyle on a small board also runs the traps and the fallible playouts.
+        "b = Board.from_moves([(3, 3), (2, 2), (3, 4), (4, 4)], size=7)\n"
         "print(MctsSearcher(seed=1).search(b, Limit(nodes=30)).move in b.legal_moves())\n"
     )
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
@@ -168,7 +174,7 @@ def test_works_without_the_compiler() -> None:
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "True"
+    assert done.stdout.split() == ["True", "True"]
 
 
 def test_rule_objects_are_accepted() -> None:
