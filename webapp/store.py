@@ -8,6 +8,8 @@ processes. SQLite (the default, in the instance folder) and PostgreSQL both work
 
 from __future__ import annotations
 
+import contextlib
+import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -156,6 +158,12 @@ def make_engine(url: str) -> Engine:
 class Store:
     def __init__(self, url: str) -> None:
         self.engine = make_engine(url)
+        # SQLite takes one writer at a time and makes the others retry after growing
+        # sleeps, which under a burst of moves leaves some waiting for seconds: this
+        # process's writers queue on a lock instead. Other databases lock rows themselves.
+        self._writing: contextlib.AbstractContextManager[Any] = (
+            threading.Lock() if url.startswith("sqlite") else contextlib.nullcontext()
+        )
         Base.metadata.create_all(self.engine)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
 
@@ -296,7 +304,7 @@ class Store:
 
     def create(self, record: GameRecord) -> GameRecord:
         now = utcnow()
-        with self._session() as session, session.begin():
+        with self._writing, self._session() as session, session.begin():
             game = Game(
                 id=record.id,
                 mode=record.mode,
@@ -348,7 +356,7 @@ class Store:
         if unknown:
             raise ValueError(f"cannot update game columns {sorted(unknown)}")
         games, moves, seats = Game.__table__, Move.__table__, Seat.__table__
-        with self.engine.begin() as connection:
+        with self._writing, self.engine.begin() as connection:
             outcome = connection.execute(
                 update(games)
                 .where(games.c.id == game_id, games.c.version == expected_version)

@@ -369,6 +369,11 @@ def main(argv: list[str] | None = None) -> int:
         default=4,
         help="queue workers in multi mode (AI turns wait mostly on Redis and the database)",
     )
+    parser.add_argument(
+        "--spectators-leave",
+        action="store_true",
+        help="spectators all disconnect when the showcase game ends, while players play on",
+    )
     parser.add_argument("--logs", help="keep the servers' logs in this folder")
     parser.add_argument("--timeline", action="store_true", help="p95 per 5 s of play")
     args = parser.parse_args(argv)
@@ -415,7 +420,11 @@ def main(argv: list[str] | None = None) -> int:
             results = []
             for _ in jobs:
                 results.append(out.get(timeout=1800))
-                if "sent" in results[-1]:
+                # Spectators stay until the showcase game and every player are done (or,
+                # with --spectators-leave, all leave at once when the showcase ends).
+                finished = {k for r in results for k in r}
+                wanted = {"sent"} if args.spectators_leave else {"sent", "beyond"}
+                if not done.is_set() and wanted <= finished:
                     time.sleep(2.0)
                     done.set()
             for job in jobs:
