@@ -59,7 +59,7 @@ BAIT_MARGIN = 0.15
 # counting takes up to TRAP_TIME_SHARE of a timed move, each reply checked within
 # TRAP_VCT_NODES threat-search nodes.
 TRAP_MAX_CELLS = 81
-TRAP_BELOW = 0.45
+TRAP_BELOW = 0.3
 TRAP_MARGIN = 0.08
 TRAP_CANDIDATES = 12
 TRAP_TIME_SHARE = 0.15
