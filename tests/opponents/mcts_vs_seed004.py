@@ -7,6 +7,10 @@ repository root:
 
     .venv/bin/python tests/opponents/mcts_vs_seed004.py --sizes 7,15 --games 20 --time 0.5
 
+``--mcts-colour white`` keeps the MCTS player on one colour, ``--show-moves`` prints the
+moves and final board of every game it did not win, ``--openings FILE`` starts the games
+from the match runner's openings in turn and ``--seed N`` shifts every game's seed.
+
 The same pairing over the protocol, as separate processes with the match runner's clock:
 
     gomoku match --engine1 "gomoku pbrain --player mcts" \
