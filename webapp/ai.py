@@ -33,6 +33,7 @@ ProgressCallback = Callable[[dict[str, Any]], None]
 
 # A search's progress reports start after it has run this long (see ``search_position``).
 FIRST_REPORT_S = 0.1
+WATCH_AFTER_S = 0.02
 
 # Ring of recently cancelled job ids shared with the workers; 256 slots is far more than
 # the number of jobs that can be in flight at once.
@@ -182,10 +183,18 @@ def search_position(
                 # Under the lock: once the search is over no report can follow its move.
                 on_progress(latest.pop())
 
+    watching: list[threading.Thread] = []
+
     def on_iteration(info: Any) -> None:
         report(info.to_json())
         if searcher_box and should_stop is not None and should_stop():
             searcher_box[0].stop()
+        if not watching and time.monotonic() - started >= WATCH_AFTER_S:
+            # Only a search that lasts gets a thread to poll for a stop and to pass on
+            # its newest depth while the next one runs; most searches of the fast levels
+            # end in a millisecond or two.
+            watching.append(threading.Thread(target=watch, daemon=True))
+            watching[0].start()
 
     searcher = level.searcher(defence=job.defence, seed=job.seed, on_iteration=on_iteration)
     searcher_box.append(searcher)
@@ -197,8 +206,6 @@ def search_position(
                 return
             report(None)
 
-    if should_stop is not None or on_progress is not None:
-        threading.Thread(target=watch, daemon=True).start()
     try:
         result = searcher.search(board, limit)
     finally:

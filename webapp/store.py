@@ -152,7 +152,9 @@ def make_engine(url: str) -> Engine:
         return engine
     if url.startswith("postgresql://"):
         url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
-    return create_engine(url, pool_pre_ping=True)
+    # Connections beyond the pool's size are closed when handed back, and every new one
+    # costs the database a process: keep enough open for a busy server's threads.
+    return create_engine(url, pool_pre_ping=True, pool_size=16, max_overflow=16)
 
 
 class Store:
