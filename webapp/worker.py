@@ -5,8 +5,9 @@ installs the context the jobs of ``jobs`` need and then runs an RQ ``SimpleWorke
 AI queue: jobs run in this process, so the compiled engine stays warm and killing the
 worker kills its search. A watchdog thread checks twice a second that every AI turn of an
 active game is queued or held (``TurnQueue.find_orphans``) and queues the ones that are
-not, which is how a turn whose worker died is re-run. Start as many workers as there are
-cores to spare, on any machine that reaches Redis and the database. Without
+not, which is how a turn whose worker died is re-run. Start about two workers per core to
+spare (a fast level's turn mostly waits on Redis and the database), on any machine that
+reaches Redis and the database. Without
 ``REDIS_URL`` the server runs AI moves in its own process pool and this command only
 explains that."""
 

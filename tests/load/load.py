@@ -1,7 +1,7 @@
 """Load benchmark (a script that prints figures, not a test): N simulated players each
 play a vs-AI game at a fast level over Socket.IO, while M spectators watch one more game,
 against a single server (SQLite, in-process AI pool) or a multi-process deployment (two
-servers, two queue workers, Redis, PostgreSQL), all started here on loopback.
+servers, four queue workers, Redis, PostgreSQL), all started here on loopback.
 
 It prints the p50, p95 and p99 of
   * the move round-trip beyond think time: from a player's ``move`` to the state with
@@ -9,8 +9,11 @@ It prints the p50, p95 and p99 of
   * the spectator fan-out delay: from the showcase player's ``move`` to each spectator's
     state carrying it (one sample per spectator per move).
 
-Players run as asyncio clients in one process and spectators in another, so neither
-side's client work delays the other's clocks (both use the wall clock of this machine).
+Players run as asyncio clients in one process, the watched game's player in another and
+the spectators in ``--spectator-procs`` more (as real ones are spread over many machines),
+so no side's client work delays another's clocks (all use the wall clock of this machine).
+Spectators stay until every player is done, or with ``--spectators-leave`` all disconnect
+at once when the watched game's moves are played.
 
     .venv/bin/python tests/load/load.py --mode single --players 200 --spectators 500
     .venv/bin/python tests/load/load.py --mode multi --players 200 --spectators 500
