@@ -75,6 +75,10 @@ class GameRecord:
         return [(m.x, m.y) for m in self.moves]
 
 
+# Reads of a game that a concurrent change overlapped before ``load`` gives up waiting
+# for a quiet moment and returns the last one (each overlap means a change committed).
+LOAD_ATTEMPTS = 5
+
 # Columns of ``games`` that ``update`` may change.
 UPDATABLE = frozenset({"status", "settings", "clock", "result", "takeback_by", "rematch_id"})
 
@@ -178,31 +182,40 @@ class Store:
     # -- reading ------------------------------------------------------------------------
 
     def load(self, game_id: str) -> GameRecord:
-        # Core queries, not the ORM: this runs for every move of every game.
+        # Core queries, not the ORM: this runs for every move of every game. Each query
+        # sees the latest commit, so the game is read until its version is the same
+        # before and after its moves and seats (every change raises the version).
         games, moves, seats = Game.__table__, Move.__table__, Seat.__table__
+        version_query = select(games.c.version).where(games.c.id == game_id)
         with self.engine.connect() as connection:
-            game = connection.execute(select(games).where(games.c.id == game_id)).first()
-            if game is None:
-                raise GameNotFoundError(f"no game {game_id!r}")
-            move_rows = connection.execute(
-                select(
-                    moves.c.ply,
-                    moves.c.x,
-                    moves.c.y,
-                    moves.c.color,
-                    moves.c.eval_score,
-                    moves.c.depth,
-                    moves.c.nodes,
-                    moves.c.think_ms,
-                )
-                .where(moves.c.game_id == game_id)
-                .order_by(moves.c.ply)
-            ).all()
-            seat_rows = connection.execute(
-                select(seats.c.color, seats.c.kind, seats.c.token_hash, seats.c.level, seats.c.name)
-                .where(seats.c.game_id == game_id)
-                .order_by(seats.c.color)
-            ).all()
+            for _ in range(LOAD_ATTEMPTS):
+                game = connection.execute(select(games).where(games.c.id == game_id)).first()
+                if game is None:
+                    raise GameNotFoundError(f"no game {game_id!r}")
+                move_rows = connection.execute(
+                    select(
+                        moves.c.ply,
+                        moves.c.x,
+                        moves.c.y,
+                        moves.c.color,
+                        moves.c.eval_score,
+                        moves.c.depth,
+                        moves.c.nodes,
+                        moves.c.think_ms,
+                    )
+                    .where(moves.c.game_id == game_id)
+                    .order_by(moves.c.ply)
+                ).all()
+                seat_rows = connection.execute(
+                    select(
+                        seats.c.color, seats.c.kind, seats.c.token_hash, seats.c.level, seats.c.name
+                    )
+                    .where(seats.c.game_id == game_id)
+                    .order_by(seats.c.color)
+                ).all()
+                if connection.execute(version_query).scalar() == game.version:
+                    break
+                connection.rollback()  # a new snapshot for the next attempt where it matters
         return GameRecord(
             id=game.id,
             mode=game.mode,

@@ -144,3 +144,32 @@ def test_live_listing_is_newest_first_and_filtered(tmp_path: Path) -> None:
     assert [r.id for r in store.list_games(status="active")] == ["g2", "g0"]
     assert sorted(store.active_game_ids()) == ["g0", "g2"]
     store.close()
+
+
+def test_a_load_never_mixes_two_versions(tmp_path: Path) -> None:
+    # Each change adds one move, so a consistent read has one move more than its version.
+    store = make_store(tmp_path)
+    store.create(sample())
+    changes = 300
+    stop = threading.Event()
+    torn: list[tuple[int, int]] = []
+
+    def read() -> None:
+        while not stop.is_set():
+            record = store.load("g1")
+            if len(record.moves) != record.version + 1:
+                torn.append((record.version, len(record.moves)))
+
+    readers = [threading.Thread(target=read) for _ in range(2)]
+    for reader in readers:
+        reader.start()
+    try:
+        for version in range(changes):
+            move = MoveRecord(version + 2, version % 15, version // 15, "white")
+            store.update("g1", version, add_moves=[move])
+    finally:
+        stop.set()
+        for reader in readers:
+            reader.join(10)
+    assert store.load("g1").version == changes
+    assert torn == []
