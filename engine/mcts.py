@@ -182,6 +182,9 @@ class MctsSearcher:
     winning chances, and expects its opponent to steer for the draw); ``swindles`` lets it
     trade a merely holding move for a threat that scores nearly as well, and ``traps`` (small
     boards) for the move that leaves the opponent the most replies losing to our threats.
+    On those small boards ``fallible`` is how often the playouts' opponent answers a four
+    with its own four, and ``reserve`` lets the tree weigh our quiet moves beside plain
+    fours, so a four can be kept for the moment the opponent is tempted to counterattack.
     With ``seed`` and a ``nodes`` limit a search is repeatable."""
 
     def __init__(
@@ -193,6 +196,7 @@ class MctsSearcher:
         swindles: bool = True,
         traps: bool = True,
         fallible: float = 0.5,
+        reserve: bool = True,
         tree_mb: int = 64,
         max_children: int = 32,
         seed: int | None = None,
@@ -215,6 +219,7 @@ class MctsSearcher:
         self.swindles = swindles
         self.traps = traps
         self.fallible = fallible
+        self.reserve = reserve
         self.tree_mb = tree_mb
         self.max_children = max_children
         self.seed = seed
@@ -402,6 +407,9 @@ class MctsSearcher:
         meta[core.META_SIZE] = board.size
         meta[core.META_RENJU] = 1 if position.renju else 0
         meta[core.META_MAX_CHILDREN] = self.max_children
+        meta[core.META_RESERVE] = (
+            int(board.turn) if self.reserve and self._traps_apply(board) else 0
+        )
         tables = pattern_tables()
         proven = tree.arrays[PROVEN]
         playouts = 0

@@ -81,7 +81,8 @@ META_RENJU = 5
 META_MAX_CHILDREN = 6
 META_PLAYOUTS = 7
 META_PLAYOUT_MOVES = 8
-META_LEN = 9
+META_RESERVE = 9  # this side's tree nodes keep quiet moves beside plain fours (0: none)
+META_LEN = 10
 
 EXPAND_AT = 2  # a leaf is expanded on its second visit
 PLAYOUT_MOVE_CAP = 200
@@ -447,14 +448,17 @@ def classify_moves(
     ncand: int,
     moves: I64,
     scores: F64,
+    reserve: bool,
 ) -> tuple[int, int]:
     """Fill ``moves``/``scores`` with the moves worth considering for ``me`` and return
     (count, kind). Kinds: 0 no legal move, 1 a winning move (moves[0]), 2 forced blocks of
     a five, 3 own winning threats and fours, 4 defence against a winning threat,
-    5 every candidate."""
+    5 every candidate. With ``reserve``, plain fours (no winning threat among them) do not
+    narrow the list to fours: a four kept in reserve can outweigh one cashed at once."""
     opp = 3 - me
     n_block = 0
     n_attack = 0
+    n_winning = 0
     opp_threat = False
     n_all = 0
     # First pass: read every candidate once.
@@ -472,10 +476,12 @@ def classify_moves(
             opp_threat = True
         if my_level >= LEVEL_FOUR:
             n_attack += 1
+        if my_level == LEVEL_WINNING_THREAT:
+            n_winning += 1
     want_kind = 5
     if n_block > 0:
         want_kind = 2
-    elif n_attack > 0 and not opp_threat:
+    elif n_attack > 0 and not opp_threat and (n_winning > 0 or not reserve):
         want_kind = 3
     elif opp_threat:
         want_kind = 4
@@ -563,7 +569,7 @@ def playout(
     for _ in range(PLAYOUT_MOVE_CAP):
         if ncand[0] == 0:
             return 0
-        n, kind = classify_moves(grid, pat, dirs, renju, side, cand, ncand[0], moves, scores)
+        n, kind = classify_moves(grid, pat, dirs, renju, side, cand, ncand[0], moves, scores, False)
         if kind == 1:
             return side
         if kind == 0:
@@ -615,7 +621,9 @@ def _expand(
         t_expanded[node] = 1
         t_proven[node] = PROVEN_DRAW
         return True
-    n, kind = classify_moves(grid, pat, dirs, renju, side, cand, ncand[0], moves, scores)
+    n, kind = classify_moves(
+        grid, pat, dirs, renju, side, cand, ncand[0], moves, scores, meta[META_RESERVE] == side
+    )
     if kind == 0:
         # The side to move has no legal move (renju): the player who moved here wins.
         t_expanded[node] = 1

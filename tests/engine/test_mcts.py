@@ -1,6 +1,7 @@
 """Behaviour of the MCTS player (``engine.mcts``): legal moves on every rule and size,
-renju's forbidden points, the tactics it must never miss, repeatability, tree reuse and
-the searcher controls it shares with the negamax ``Searcher``."""
+renju's forbidden points, the tactics it must never miss, the small-board move lists,
+repeatability, tree reuse and the searcher controls it shares with the negamax
+``Searcher``."""
 
 from __future__ import annotations
 
@@ -12,10 +13,12 @@ import threading
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from engine import MATE, Board, GameOverError, IterationInfo, Limit, Rule, parse_point
-from engine.mcts import MctsSearcher
+from engine import mcts_core as core
+from engine.mcts import MctsSearcher, _Position
 from engine.result import MATE_BOUND
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -201,3 +204,24 @@ def test_finds_a_win_by_threes() -> None:
     result = MctsSearcher(seed=6).search(board, Limit(nodes=2000))
     assert result.score >= MATE_BOUND
     assert result.move in board.legal_moves()
+
+
+def test_reserve_keeps_quiet_moves_beside_plain_fours() -> None:
+    # Black's closed three on the edge gives two plain fours and no winning threat.
+    board = Board.from_moves([(0, 3), (6, 0), (1, 3), (6, 6), (2, 3), (0, 6)], size=7)
+    position = _Position.from_board(board)
+    fours = {core.cell_of(3, 3, 7), core.cell_of(4, 3, 7)}
+
+    def classify(reserve: bool) -> tuple[set[int], int]:
+        moves = np.zeros(position.grid.shape[0], dtype=np.int64)
+        scores = np.zeros(position.grid.shape[0], dtype=np.float64)
+        count, kind = core.classify_moves(
+            position.grid, position.pat, position.dirs, False, 1,
+            position.cand, int(position.ncand[0]), moves, scores, reserve,
+        )  # fmt: skip
+        return {int(c) for c in moves[:count]}, kind
+
+    assert classify(False) == (fours, 3)
+    kept, kind = classify(True)
+    assert kind == 5
+    assert fours < kept

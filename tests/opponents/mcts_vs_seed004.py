@@ -9,7 +9,9 @@ repository root:
 
 ``--mcts-colour white`` keeps the MCTS player on one colour, ``--show-moves`` prints the
 moves and final board of every game it did not win, ``--openings FILE`` starts the games
-from the match runner's openings in turn and ``--seed N`` shifts every game's seed.
+from the match runner's openings in turn, ``--seed N`` shifts every game's seed and
+``--option NAME=VALUE`` (repeatable) sets an ``MctsSearcher`` keyword such as
+``fallible=0`` or ``traps=false``.
 
 The same pairing over the protocol, as separate processes with the match runner's clock:
 
@@ -24,6 +26,7 @@ import argparse
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -35,12 +38,18 @@ from engine.mcts import MctsSearcher
 
 
 def play_game(
-    size: int, rule: str, mcts_colour: Color, seconds: float, seed: int, opening: list[Point]
+    size: int,
+    rule: str,
+    mcts_colour: Color,
+    seconds: float,
+    seed: int,
+    opening: list[Point],
+    options: dict[str, Any] | None = None,
 ) -> tuple[str, Board]:
     """One game from ``opening``; returns "W", "L" or "D" for the MCTS player and the
-    final board."""
+    final board. ``options`` are passed on to ``MctsSearcher``."""
     board = Board.from_moves(opening, size=size, rule=rule)
-    mcts = MctsSearcher(seed=seed)
+    mcts = MctsSearcher(seed=seed, **(options or {}))
     rival = Seed004Player(size, seconds, seed=seed)
     while not board.is_game_over():
         if board.turn is mcts_colour:
@@ -71,6 +80,18 @@ def read_openings(path: str, size: int) -> list[list[Point]]:
     return openings
 
 
+def parse_option(text: str) -> tuple[str, Any]:
+    """``name=value`` with a number or true/false value, for ``MctsSearcher``."""
+    name, sep, raw = text.partition("=")
+    if not sep or not name:
+        raise argparse.ArgumentTypeError(f"an option is NAME=VALUE, not {text!r}")
+    lowered = raw.strip().lower()
+    if lowered in ("true", "false"):
+        return name.strip(), lowered == "true"
+    number = float(raw)
+    return name.strip(), int(number) if number.is_integer() and "." not in raw else number
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="7,15", help="board sizes, comma separated")
@@ -90,8 +111,16 @@ def main(argv: list[str] | None = None) -> int:
         "--openings", help="a file of openings (offsets from the centre), used in turn"
     )
     parser.add_argument("--seed", type=int, default=0, help="added to every game's seed")
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="an MctsSearcher keyword (number or true/false), repeatable",
+    )
     args = parser.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",")]
+    options = dict(parse_option(text) for text in args.option)
     for size in sizes:
         openings = read_openings(args.openings, size) if args.openings else []
         tally = {"W": 0, "L": 0, "D": 0}
@@ -104,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
                 colour = Color.from_name(args.mcts_colour)
             opening = openings[game % len(openings)] if openings else []
             seed = 1000 * size + game + args.seed
-            result, board = play_game(size, args.rule, colour, args.time, seed, opening)
+            result, board = play_game(size, args.rule, colour, args.time, seed, opening, options)
             tally[result] += 1
             by_colour[colour][result] += 1
             print(f"{size}x{size} game {game + 1}: MCTS as {colour.label}: {result}", flush=True)
