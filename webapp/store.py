@@ -75,10 +75,6 @@ class GameRecord:
         return [(m.x, m.y) for m in self.moves]
 
 
-# Reads of a game that a concurrent change overlapped before ``load`` gives up waiting
-# for a quiet moment and returns the last one (each overlap means a change committed).
-LOAD_ATTEMPTS = 5
-
 # Columns of ``games`` that ``update`` may change.
 UPDATABLE = frozenset({"status", "settings", "clock", "result", "takeback_by", "rematch_id"})
 
@@ -145,6 +141,10 @@ def make_engine(url: str) -> Engine:
 
         @event.listens_for(engine, "connect")
         def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+            # The driver would open transactions only before writes, so each read would
+            # see a different moment; SQLAlchemy's BEGIN (below) makes a transaction's
+            # reads one snapshot.
+            dbapi_connection.isolation_level = None
             cursor = dbapi_connection.cursor()
             cursor.execute("PRAGMA journal_mode=WAL")
             # In WAL mode NORMAL is still safe against crashes of the app; it skips an
@@ -152,6 +152,10 @@ def make_engine(url: str) -> Engine:
             cursor.execute("PRAGMA synchronous=NORMAL")
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.close()
+
+        @event.listens_for(engine, "begin")
+        def _sqlite_begin(connection: Any) -> None:
+            connection.exec_driver_sql("BEGIN")
 
         return engine
     if url.startswith("postgresql://"):
@@ -182,40 +186,35 @@ class Store:
     # -- reading ------------------------------------------------------------------------
 
     def load(self, game_id: str) -> GameRecord:
-        # Core queries, not the ORM: this runs for every move of every game. Each query
-        # sees the latest commit, so the game is read until its version is the same
-        # before and after its moves and seats (every change raises the version).
+        # Core queries, not the ORM: this runs for every move of every game. The three
+        # reads are one snapshot (SQLite: one transaction; PostgreSQL: repeatable read),
+        # so the moves and seats are those of the version read.
         games, moves, seats = Game.__table__, Move.__table__, Seat.__table__
-        version_query = select(games.c.version).where(games.c.id == game_id)
         with self.engine.connect() as connection:
-            for _ in range(LOAD_ATTEMPTS):
-                game = connection.execute(select(games).where(games.c.id == game_id)).first()
-                if game is None:
-                    raise GameNotFoundError(f"no game {game_id!r}")
-                move_rows = connection.execute(
-                    select(
-                        moves.c.ply,
-                        moves.c.x,
-                        moves.c.y,
-                        moves.c.color,
-                        moves.c.eval_score,
-                        moves.c.depth,
-                        moves.c.nodes,
-                        moves.c.think_ms,
-                    )
-                    .where(moves.c.game_id == game_id)
-                    .order_by(moves.c.ply)
-                ).all()
-                seat_rows = connection.execute(
-                    select(
-                        seats.c.color, seats.c.kind, seats.c.token_hash, seats.c.level, seats.c.name
-                    )
-                    .where(seats.c.game_id == game_id)
-                    .order_by(seats.c.color)
-                ).all()
-                if connection.execute(version_query).scalar() == game.version:
-                    break
-                connection.rollback()  # a new snapshot for the next attempt where it matters
+            if connection.dialect.name == "postgresql":
+                connection = connection.execution_options(isolation_level="REPEATABLE READ")
+            game = connection.execute(select(games).where(games.c.id == game_id)).first()
+            if game is None:
+                raise GameNotFoundError(f"no game {game_id!r}")
+            move_rows = connection.execute(
+                select(
+                    moves.c.ply,
+                    moves.c.x,
+                    moves.c.y,
+                    moves.c.color,
+                    moves.c.eval_score,
+                    moves.c.depth,
+                    moves.c.nodes,
+                    moves.c.think_ms,
+                )
+                .where(moves.c.game_id == game_id)
+                .order_by(moves.c.ply)
+            ).all()
+            seat_rows = connection.execute(
+                select(seats.c.color, seats.c.kind, seats.c.token_hash, seats.c.level, seats.c.name)
+                .where(seats.c.game_id == game_id)
+                .order_by(seats.c.color)
+            ).all()
         return GameRecord(
             id=game.id,
             mode=game.mode,

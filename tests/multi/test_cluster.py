@@ -323,3 +323,48 @@ def test_redis_outage_is_reported_and_survived(cluster: Cluster, peers: PeerFact
     # Every acknowledged move is stored, once.
     assert len(game_state(cluster.a, game_id)["moves"]) == acknowledged[game_id]
     assert len(game_state(cluster.a, ai_game)["moves"]) == 2 * acknowledged[ai_game]
+
+
+def test_store_reads_one_version_on_postgres(cluster: Cluster) -> None:
+    # The servers' store on the cluster's PostgreSQL: while one writer adds a move per
+    # version, every read has one move more than its version (one snapshot per read).
+    from webapp.store import GameRecord, MoveRecord, SeatRecord, Store
+
+    store = Store(cluster.postgres.url)
+    game_id = f"snap{int(time.time() * 1000) % 10**9}"
+    store.create(
+        GameRecord(
+            id=game_id,
+            mode="friend",
+            size=15,
+            rule="freestyle",
+            status="active",
+            moves=[MoveRecord(1, 7, 7, "black")],
+            seats={
+                "black": SeatRecord("black", "human", "a"),
+                "white": SeatRecord("white", "human", "b"),
+            },
+        )
+    )
+    stop = threading.Event()
+    torn: list[tuple[int, int]] = []
+
+    def read() -> None:
+        while not stop.is_set():
+            record = store.load(game_id)
+            if len(record.moves) != record.version + 1:
+                torn.append((record.version, len(record.moves)))
+
+    readers = [threading.Thread(target=read) for _ in range(2)]
+    for reader in readers:
+        reader.start()
+    try:
+        for version in range(150):
+            move = MoveRecord(version + 2, version % 15, version // 15, "white")
+            store.update(game_id, version, add_moves=[move])
+    finally:
+        stop.set()
+        for reader in readers:
+            reader.join(10)
+        store.close()
+    assert torn == []
