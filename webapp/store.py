@@ -141,10 +141,6 @@ def make_engine(url: str) -> Engine:
 
         @event.listens_for(engine, "connect")
         def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-            # The driver would open transactions only before writes, so each read would
-            # see a different moment; SQLAlchemy's BEGIN (below) makes a transaction's
-            # reads one snapshot.
-            dbapi_connection.isolation_level = None
             cursor = dbapi_connection.cursor()
             cursor.execute("PRAGMA journal_mode=WAL")
             # In WAL mode NORMAL is still safe against crashes of the app; it skips an
@@ -152,10 +148,6 @@ def make_engine(url: str) -> Engine:
             cursor.execute("PRAGMA synchronous=NORMAL")
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.close()
-
-        @event.listens_for(engine, "begin")
-        def _sqlite_begin(connection: Any) -> None:
-            connection.exec_driver_sql("BEGIN")
 
         return engine
     if url.startswith("postgresql://"):
@@ -187,12 +179,15 @@ class Store:
 
     def load(self, game_id: str) -> GameRecord:
         # Core queries, not the ORM: this runs for every move of every game. The three
-        # reads are one snapshot (SQLite: one transaction; PostgreSQL: repeatable read),
-        # so the moves and seats are those of the version read.
+        # reads are one snapshot, so the moves and seats are those of the version read:
+        # PostgreSQL reads at repeatable read; SQLite's driver only opens a transaction
+        # before a write, so one is opened here (ended by the pool's rollback).
         games, moves, seats = Game.__table__, Move.__table__, Seat.__table__
         with self.engine.connect() as connection:
             if connection.dialect.name == "postgresql":
                 connection = connection.execution_options(isolation_level="REPEATABLE READ")
+            elif connection.dialect.name == "sqlite":
+                connection.exec_driver_sql("BEGIN")
             game = connection.execute(select(games).where(games.c.id == game_id)).first()
             if game is None:
                 raise GameNotFoundError(f"no game {game_id!r}")
