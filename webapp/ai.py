@@ -164,7 +164,6 @@ def search_position(
     if job.time_s is not None or job.depth is not None:
         limit = Limit(time=job.time_s, depth=job.depth)
     board = Board.from_moves(job.moves, size=job.size, rule=job.rule)
-    searcher_box: list[Any] = []
     done = threading.Event()
     started = time.monotonic()
     latest: list[dict[str, Any]] = []  # the newest report not yet passed on
@@ -187,8 +186,8 @@ def search_position(
 
     def on_iteration(info: Any) -> None:
         report(info.to_json())
-        if searcher_box and should_stop is not None and should_stop():
-            searcher_box[0].stop()
+        if should_stop is not None and should_stop():
+            searcher.stop()  # called only while ``searcher`` (below) searches
         if not watching and time.monotonic() - started >= WATCH_AFTER_S:
             # Only a search that lasts gets a thread to poll for a stop and to pass on
             # its newest depth while the next one runs; most searches of the fast levels
@@ -197,7 +196,6 @@ def search_position(
             watching[0].start()
 
     searcher = level.searcher(defence=job.defence, seed=job.seed, on_iteration=on_iteration)
-    searcher_box.append(searcher)
 
     def watch() -> None:
         while not done.wait(0.05):

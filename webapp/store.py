@@ -79,7 +79,8 @@ class GameRecord:
 UPDATABLE = frozenset({"status", "settings", "clock", "result", "takeback_by", "rematch_id"})
 
 
-def _record(game: Game) -> GameRecord:
+def _record(game: Any, moves: Iterable[MoveRecord], seats: Iterable[SeatRecord]) -> GameRecord:
+    """A record from a ``games`` row (an ORM object or a Core row) and its moves and seats."""
     return GameRecord(
         id=game.id,
         mode=game.mode,
@@ -93,29 +94,21 @@ def _record(game: Game) -> GameRecord:
         takeback_by=game.takeback_by,
         rematch_id=game.rematch_id,
         rematch_of=game.rematch_of,
-        moves=[
-            MoveRecord(m.ply, m.x, m.y, m.color, m.eval_score, m.depth, m.nodes, m.think_ms)
-            for m in game.moves
-        ],
-        seats={
-            s.color: SeatRecord(s.color, s.kind, s.token_hash, s.level, s.name) for s in game.seats
-        },
+        moves=list(moves),
+        seats={seat.color: seat for seat in seats},
         created_at=game.created_at,
         updated_at=game.updated_at,
     )
 
 
-def _move_row(game_id: str, move: MoveRecord) -> Move:
-    return Move(
-        game_id=game_id,
-        ply=move.ply,
-        x=move.x,
-        y=move.y,
-        color=move.color,
-        eval_score=move.eval_score,
-        depth=move.depth,
-        nodes=move.nodes,
-        think_ms=move.think_ms,
+def _orm_record(game: Game) -> GameRecord:
+    return _record(
+        game,
+        (
+            MoveRecord(m.ply, m.x, m.y, m.color, m.eval_score, m.depth, m.nodes, m.think_ms)
+            for m in game.moves
+        ),
+        (SeatRecord(s.color, s.kind, s.token_hash, s.level, s.name) for s in game.seats),
     )
 
 
@@ -132,6 +125,10 @@ def _move_values(game_id: str, move: MoveRecord) -> dict[str, Any]:
         "nodes": move.nodes,
         "think_ms": move.think_ms,
     }
+
+
+def _move_row(game_id: str, move: MoveRecord) -> Move:
+    return Move(**_move_values(game_id, move))
 
 
 def make_engine(url: str) -> Engine:
@@ -210,23 +207,8 @@ class Store:
                 .where(seats.c.game_id == game_id)
                 .order_by(seats.c.color)
             ).all()
-        return GameRecord(
-            id=game.id,
-            mode=game.mode,
-            size=game.size,
-            rule=game.rule,
-            status=game.status,
-            version=game.version,
-            settings=dict(game.settings or {}),
-            clock=dict(game.clock) if game.clock else None,
-            result=dict(game.result) if game.result else None,
-            takeback_by=game.takeback_by,
-            rematch_id=game.rematch_id,
-            rematch_of=game.rematch_of,
-            moves=[MoveRecord(*row) for row in move_rows],
-            seats={row.color: SeatRecord(*row) for row in seat_rows},
-            created_at=game.created_at,
-            updated_at=game.updated_at,
+        return _record(
+            game, (MoveRecord(*row) for row in move_rows), (SeatRecord(*row) for row in seat_rows)
         )
 
     def find(self, game_id: str) -> GameRecord | None:
@@ -245,7 +227,7 @@ class Store:
         if status is not None:
             query = query.where(Game.status == status)
         with self._session() as session:
-            return [_record(g) for g in session.scalars(query)]
+            return [_orm_record(g) for g in session.scalars(query)]
 
     def finished_games(self, limit: int = 10_000) -> list[GameRecord]:
         """The latest ``limit`` finished games, oldest first, with their seats but without

@@ -139,6 +139,24 @@ class Client:
         await self.sio.disconnect()
 
 
+async def send_move(client: Client, rng: random.Random) -> tuple[int, float] | None:
+    """Play a free point near the centre in ``client``'s game; return the number of moves
+    before it and when it was sent, or None if the game is no longer active."""
+    state = client.state
+    assert state is not None
+    if state["status"] != "active":
+        return None
+    count = len(state["moves"])
+    x, y = free_point(state["moves"], state["size"], rng)
+    sent = time.time()
+    await client.sio.emit(
+        "move",
+        {"game_id": client.game_id, "x": x, "y": y, "version": state["version"]},
+        namespace=NS,
+    )
+    return count, sent
+
+
 async def play_vs_ai(
     client: Client, moves: int, pause_s: float, rng: random.Random
 ) -> list[tuple[int, float, float]]:
@@ -148,18 +166,10 @@ async def play_vs_ai(
     # Players do not all move at the same instant: each starts within one think time.
     await asyncio.sleep(pause_s * rng.uniform(0.0, 1.0))
     for _ in range(moves):
-        state = client.state
-        assert state is not None
-        if state["status"] != "active":
+        played = await send_move(client, rng)
+        if played is None:
             break
-        count = len(state["moves"])
-        x, y = free_point(state["moves"], state["size"], rng)
-        sent = time.time()
-        await client.sio.emit(
-            "move",
-            {"game_id": client.game_id, "x": x, "y": y, "version": state["version"]},
-            namespace=NS,
-        )
+        count, sent = played
         reply = await client.wait(
             lambda s, c=count: len(s["moves"]) >= c + 2 or s["status"] != "active", 120
         )
@@ -238,18 +248,11 @@ async def _showcase(url: str, moves: int, level: int, start_at: float, game: Any
     await asyncio.sleep(max(0.0, start_at - time.time()))
     sent_at: dict[int, float] = {}
     for _ in range(moves):
-        state = player.state
-        assert state is not None
-        if state["status"] != "active":
+        played = await send_move(player, rng)
+        if played is None:
             break
-        count_before = len(state["moves"])
-        x, y = free_point(state["moves"], state["size"], rng)
-        sent_at[count_before + 1] = time.time()
-        await player.sio.emit(
-            "move",
-            {"game_id": game_id, "x": x, "y": y, "version": state["version"]},
-            namespace=NS,
-        )
+        count_before, sent = played
+        sent_at[count_before + 1] = sent
         await player.wait(lambda s, c=count_before: len(s["moves"]) >= c + 2, 120)
         await asyncio.sleep(1.0)  # let every spectator catch up before the next move
     await player.close()

@@ -328,6 +328,7 @@ def test_redis_outage_is_reported_and_survived(cluster: Cluster, peers: PeerFact
 def test_store_reads_one_version_on_postgres(cluster: Cluster) -> None:
     # The servers' store on the cluster's PostgreSQL: while one writer adds a move per
     # version, every read has one move more than its version (one snapshot per read).
+    from tests.store_race import torn_reads
     from webapp.store import GameRecord, MoveRecord, SeatRecord, Store
 
     store = Store(cluster.postgres.url)
@@ -346,25 +347,8 @@ def test_store_reads_one_version_on_postgres(cluster: Cluster) -> None:
             },
         )
     )
-    stop = threading.Event()
-    torn: list[tuple[int, int]] = []
-
-    def read() -> None:
-        while not stop.is_set():
-            record = store.load(game_id)
-            if len(record.moves) != record.version + 1:
-                torn.append((record.version, len(record.moves)))
-
-    readers = [threading.Thread(target=read) for _ in range(2)]
-    for reader in readers:
-        reader.start()
     try:
-        for version in range(150):
-            move = MoveRecord(version + 2, version % 15, version // 15, "white")
-            store.update(game_id, version, add_moves=[move])
+        torn = torn_reads(store, game_id, 150)
     finally:
-        stop.set()
-        for reader in readers:
-            reader.join(10)
         store.close()
     assert torn == []

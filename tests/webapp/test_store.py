@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.store_race import torn_reads
 from webapp.store import (
     GameNotFoundError,
     GameRecord,
@@ -151,25 +152,6 @@ def test_a_load_never_mixes_two_versions(tmp_path: Path) -> None:
     store = make_store(tmp_path)
     store.create(sample())
     changes = 300
-    stop = threading.Event()
-    torn: list[tuple[int, int]] = []
-
-    def read() -> None:
-        while not stop.is_set():
-            record = store.load("g1")
-            if len(record.moves) != record.version + 1:
-                torn.append((record.version, len(record.moves)))
-
-    readers = [threading.Thread(target=read) for _ in range(2)]
-    for reader in readers:
-        reader.start()
-    try:
-        for version in range(changes):
-            move = MoveRecord(version + 2, version % 15, version // 15, "white")
-            store.update("g1", version, add_moves=[move])
-    finally:
-        stop.set()
-        for reader in readers:
-            reader.join(10)
+    torn = torn_reads(store, "g1", changes)
     assert store.load("g1").version == changes
     assert torn == []
