@@ -182,8 +182,12 @@ class MctsSearcher:
     winning chances, and expects its opponent to steer for the draw); ``swindles`` lets it
     trade a merely holding move for a threat that scores nearly as well, and ``traps`` (small
     boards) for the move that leaves the opponent the most replies losing to our threats.
-    On those small boards ``fallible`` is how often the playouts' opponent answers a four
-    with its own four, and ``reserve`` (off by default: it measured even against seed 004)
+    On those small boards the opponent is expected to be a greedy attacker, as weaker
+    players are: ``fallible`` is how often the playouts' opponent answers a four with its
+    own four, and ``greedy`` how often, in the tree, it makes its strongest four whenever
+    it can and answers our fours with its own (proven wins and losses stay exact, so the
+    draw is kept while the tree looks for the lines where such an opponent loses);
+    ``reserve`` (off by default: it measured even against seed 004)
     lets the tree weigh our quiet moves beside plain fours, so a four can be kept for the
     moment the opponent is tempted to counterattack.
     With ``seed`` and a ``nodes`` limit a search is repeatable."""
@@ -196,7 +200,8 @@ class MctsSearcher:
         contempt: float = 0.4,
         swindles: bool = True,
         traps: bool = True,
-        fallible: float = 0.5,
+        fallible: float = 1.0,
+        greedy: float = 1.0,
         reserve: bool = False,
         tree_mb: int = 64,
         max_children: int = 32,
@@ -210,8 +215,8 @@ class MctsSearcher:
             raise ValueError("contempt must be between 0 and 0.5")
         if tree_mb < 1:
             raise ValueError("tree_mb must be at least 1")
-        if not 0 <= fallible <= 1:
-            raise ValueError("fallible must be between 0 and 1")
+        if not 0 <= fallible <= 1 or not 0 <= greedy <= 1:
+            raise ValueError("fallible and greedy must be between 0 and 1")
         if max_children < 1:
             raise ValueError("max_children must be at least 1")
         self.exploration = exploration
@@ -220,6 +225,7 @@ class MctsSearcher:
         self.swindles = swindles
         self.traps = traps
         self.fallible = fallible
+        self.greedy = greedy
         self.reserve = reserve
         self.tree_mb = tree_mb
         self.max_children = max_children
@@ -430,6 +436,7 @@ class MctsSearcher:
                 self.prior_weight,
                 0.5 - self.contempt,
                 self.fallible if self._traps_apply(board) else 0.0,
+                self.greedy if self._traps_apply(board) else 0.0,
                 position.grid,
                 position.pat,
                 position.cand,

@@ -714,12 +714,40 @@ def _select(
 
 
 @_compiled
+def _greedy_child(node: int, pat: I16, side: int, t_move: I32, t_first: I32, t_nchild: I32) -> int:
+    """A random child of ``node`` among those where ``side`` makes its strongest four (a
+    winning one before a plain one), or -1 if no child makes a four."""
+    first = t_first[node]
+    n = t_nchild[node]
+    top = LEVEL_FOUR
+    count = 0
+    for i in range(first, first + n):
+        level, _, _ = cell_threat(pat, side, t_move[i])
+        if level > top:
+            top = level
+            count = 0
+        if level == top:
+            count += 1
+    if count == 0:
+        return -1
+    pick = np.random.randint(count)
+    for i in range(first, first + n):
+        level, _, _ = cell_threat(pat, side, t_move[i])
+        if level == top:
+            if pick == 0:
+                return i
+            pick -= 1
+    return -1
+
+
+@_compiled
 def run_iterations(
     count: int,
     exploration: float,
     bias: float,
     draw_score: float,
     fallible: float,
+    greedy: float,
     root_grid: I8,
     root_pat: I16,
     root_cand: I32,
@@ -743,7 +771,9 @@ def run_iterations(
     """Run up to ``count`` select-expand-playout-backup iterations from node 0. Returns
     how many ran (fewer once the root is proven). A draw scores ``draw_score`` for the side
     to move at the root and the rest for its opponent; in the playouts that opponent
-    counterattacks instead of defending with probability ``fallible``."""
+    counterattacks instead of defending with probability ``fallible``. With probability
+    ``greedy`` at each of its tree nodes it is a greedy attacker: it makes its strongest
+    four whenever it can, and made to block one of ours it makes its own instead."""
     size = meta[META_SIZE]
     w = size + 2 * PAD
     renju = meta[META_RENJU] == 1
@@ -781,6 +811,17 @@ def run_iterations(
                 else:
                     winner = 0
                 break
+            if (
+                greedy > 0.0
+                and side != root_side
+                and t_expanded[node] == 1
+                and t_complete[node] == 1
+                and np.random.random() < greedy
+                and _counterattack(grid, pat, dirs, renju, side, cand, ncand[0]) >= 0
+            ):
+                # A fallible opponent facing our four makes its own instead and loses.
+                winner = root_side
+                break
             if t_expanded[node] == 0:
                 if node != 0 and t_visits[node] < EXPAND_AT:
                     break
@@ -809,18 +850,23 @@ def run_iterations(
                 ):
                     break
                 continue  # the expansion may have proven the node
-            child = _select(
-                node,
-                exploration,
-                bias,
-                t_first,
-                t_nchild,
-                t_visits,
-                t_wins,
-                t_prior,
-                t_proven,
-                t_pdist,
-            )
+            child = -1
+            if greedy > 0.0 and side != root_side and np.random.random() < greedy:
+                # A fallible opponent able to make a four makes it, threats or not.
+                child = _greedy_child(node, pat, side, t_move, t_first, t_nchild)
+            if child < 0:
+                child = _select(
+                    node,
+                    exploration,
+                    bias,
+                    t_first,
+                    t_nchild,
+                    t_visits,
+                    t_wins,
+                    t_prior,
+                    t_proven,
+                    t_pdist,
+                )
             c = t_move[child]
             place(grid, pat, tables, exact, dirs, c, side)
             add_candidates(grid, cand, candpos, ncand, c, w)

@@ -5,8 +5,8 @@ TURN, BOARD, TAKEBACK, ABOUT, END), keeps the position in an ``engine.Board``, b
 with ``engine.timecontrol.TimeControl`` and asks a searcher for moves, printing its progress
 as ``MESSAGE`` lines. ``--player negamax`` (the default) uses ``engine.search.Searcher``,
 ``--player mcts`` ``engine.mcts.MctsSearcher``; ABOUT names the player. Bad commands get
-``ERROR <reason>`` and change nothing. The manager side of the protocol is
-``engine.gomocup``."""
+``ERROR <reason>``, commands it does not know ``UNKNOWN <reason>``, and change nothing.
+The manager side of the protocol is ``engine.gomocup``."""
 
 from __future__ import annotations
 
@@ -50,6 +50,10 @@ WATCHDOG_GRACE_S = 0.03
 
 class ProtocolError(ValueError):
     """A command the brain cannot accept: reported as ``ERROR <reason>``."""
+
+
+class UnknownCommand(ProtocolError):
+    """A command the protocol does not have: reported as ``UNKNOWN <reason>``."""
 
 
 class EndOfSession(Exception):
@@ -242,7 +246,7 @@ class Brain:
         command, args = words[0].upper(), words[1:]
         handler = getattr(self, f"cmd_{command.lower()}", None)
         if handler is None:
-            raise ProtocolError(f"unknown command {words[0]!r}")
+            raise UnknownCommand(f"command {words[0]!r} is not part of this brain's protocol")
         if command == "BOARD":
             handler(args, block, received)
         else:
@@ -404,6 +408,8 @@ def serve(stdin: TextIO, stdout: TextIO, player: str = DEFAULT_PLAYER) -> int:
             brain.handle(line, block, received)
         except EndOfSession:
             return 0
+        except UnknownCommand as error:
+            write(f"UNKNOWN {error}")
         except (ProtocolError, GomokuError) as error:
             write(f"ERROR {error}")
         except Exception as error:  # a bug must not take the brain out of the game

@@ -18,7 +18,7 @@ import pytest
 
 from engine import MATE, Board, GameOverError, IterationInfo, Limit, Rule, parse_point
 from engine import mcts_core as core
-from engine.mcts import MctsSearcher, _Position
+from engine.mcts import MOVE, VISITS, WINS, MctsSearcher, _Position, _Tree, pattern_tables
 from engine.result import MATE_BOUND
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -225,3 +225,46 @@ def test_reserve_keeps_quiet_moves_beside_plain_fours() -> None:
     kept, kind = classify(True)
     assert kind == 5
     assert fours < kept
+
+
+def _root_rates(board: Board, greedy: float, iterations: int) -> dict[tuple[int, int], float]:
+    """Win rates of the root's children after ``iterations`` tree iterations in which the
+    opponent is a greedy attacker with probability ``greedy``."""
+    position = _Position.from_board(board)
+    tree = _Tree(1 << 16)
+    meta = np.zeros(core.META_LEN, dtype=np.int64)
+    meta[core.META_USED] = tree.used
+    meta[core.META_CAPACITY] = tree.capacity
+    meta[core.META_ROOT_SIDE] = int(board.turn)
+    meta[core.META_SIZE] = board.size
+    meta[core.META_MAX_CHILDREN] = 32
+    core.seed_random(7)
+    core.run_iterations(
+        iterations, 0.5, 1.0, 0.5, 0.0, greedy,
+        position.grid, position.pat, position.cand, position.candpos, position.ncand,
+        pattern_tables(), position.exact, position.dirs, meta, *tree.arrays,
+    )  # fmt: skip
+    visits, wins, moves = tree.arrays[VISITS], tree.arrays[WINS], tree.arrays[MOVE]
+    return {
+        core.point_of(int(moves[child]), board.size): float(wins[child]) / int(visits[child])
+        for child in tree.children(0)
+        if visits[child] > 0
+    }
+
+
+def test_a_greedy_opponent_is_expected_to_answer_a_four_with_its_own() -> None:
+    # Each side has a closed three on its edge; white, to move, can make a four first.
+    board = Board.from_moves([(0, 6), (0, 0), (1, 6), (1, 0), (2, 6), (2, 0), (6, 3)], size=7)
+    rational = _root_rates(board, 0.0, 3000)
+    greedy = _root_rates(board, 1.0, 3000)
+    # Against a greedy attacker the four wins at once: black makes its own and loses.
+    assert greedy[(3, 0)] > 0.95
+    assert max(greedy, key=greedy.__getitem__) in {(3, 0), (4, 0)}
+    # Against good defence the four is blocked and wins nothing by itself.
+    assert rational[(3, 0)] < 0.9
+
+
+def test_greedy_must_be_a_probability() -> None:
+    for greedy in (-0.5, 1.01):
+        with pytest.raises(ValueError):
+            MctsSearcher(greedy=greedy)

@@ -105,7 +105,7 @@ def test_board_with_black_to_move_and_info_after_start() -> None:
 def test_bad_commands_get_error_and_the_brain_keeps_going(brain: BrainProcess) -> None:
     board = Board()
     board.push(brain.begin(MOVE_TIMEOUT))
-    assert ask(brain, "GARBAGE 1 2 3").startswith("ERROR")
+    assert ask(brain, "GARBAGE 1 2 3").startswith("UNKNOWN ")
     assert ask(brain, "START 99").startswith("ERROR")
     assert ask(brain, "TURN 15,3").startswith("ERROR")
     assert ask(brain, "TURN -1,3").startswith("ERROR")
