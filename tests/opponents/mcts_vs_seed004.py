@@ -11,7 +11,8 @@ repository root:
 moves and final board of every game it did not win, ``--openings FILE`` starts the games
 from the match runner's openings in turn, ``--seed N`` shifts every game's seed and
 ``--option NAME=VALUE`` (repeatable) sets an ``MctsSearcher`` keyword such as
-``fallible=0`` or ``traps=false``.
+``fallible=0`` or ``traps=false``; ``--as-written`` plays the seed's overrides exactly as
+its code has them rather than the stronger reading of its text (see ``seed004_brain.py``).
 
 The same pairing over the protocol, as separate processes with the match runner's clock:
 
@@ -45,12 +46,13 @@ def play_game(
     seed: int,
     opening: list[Point],
     options: dict[str, Any] | None = None,
+    as_written: bool = False,
 ) -> tuple[str, Board]:
     """One game from ``opening``; returns "W", "L" or "D" for the MCTS player and the
     final board. ``options`` are passed on to ``MctsSearcher``."""
     board = Board.from_moves(opening, size=size, rule=rule)
     mcts = MctsSearcher(seed=seed, **(options or {}))
-    rival = Seed004Player(size, seconds, seed=seed)
+    rival = Seed004Player(size, seconds, seed=seed, as_written=as_written)
     while not board.is_game_over():
         if board.turn is mcts_colour:
             move = mcts.search(board, Limit(time=seconds)).move
@@ -118,6 +120,11 @@ def main(argv: list[str] | None = None) -> int:
         metavar="NAME=VALUE",
         help="an MctsSearcher keyword (number or true/false), repeatable",
     )
+    parser.add_argument(
+        "--as-written",
+        action="store_true",
+        help="the seed's overrides exactly as its code has them (see seed004_brain.py)",
+    )
     args = parser.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",")]
     options = dict(parse_option(text) for text in args.option)
@@ -133,7 +140,9 @@ def main(argv: list[str] | None = None) -> int:
                 colour = Color.from_name(args.mcts_colour)
             opening = openings[game % len(openings)] if openings else []
             seed = 1000 * size + game + args.seed
-            result, board = play_game(size, args.rule, colour, args.time, seed, opening, options)
+            result, board = play_game(
+                size, args.rule, colour, args.time, seed, opening, options, args.as_written
+            )
             tally[result] += 1
             by_colour[colour][result] += 1
             print(f"{size}x{size} game {game + 1}: MCTS as {colour.label}: {result}", flush=True)

@@ -10,6 +10,11 @@ beside it) and for protocol matches; it is plain Python on purpose and imports n
 from the project. Tree moves are limited to cells within two of a stone on boards
 larger than 9x9, where the whole board would leave UCT nothing to learn in the time.
 
+``--as-written`` (``Seed004Player(as_written=True)``) plays the overrides exactly as the
+seed's code has them instead: the first window of five found in its scan holding three or
+four of its stones, blocked or not, gets its first empty cell, with no four ranked above a
+three.
+
 Protocol: START, RESTART, INFO, BEGIN, TURN, BOARD..DONE, TAKEBACK, ABOUT, END; moves
 are answered as ``x,y``. The move budget is 80% of ``INFO timeout_turn``."""
 
@@ -180,13 +185,49 @@ def threat_override(position: Position, player: int) -> int | None:
     return first_three
 
 
-class Seed004Player:
-    """Chooses moves the seed 004 way within a time budget per move."""
+def override_as_written(position: Position, player: int) -> int | None:
+    """The overrides exactly as seed 004's code has them (``detect_missing_one_in_line``):
+    for each cell in column-major order and each line (vertical, horizontal, the two
+    diagonals), each of the five windows of five through it in turn; the first window
+    holding three or four of ``player``'s stones on the board, whatever else it holds,
+    gives its first empty cell. Nothing ranks a four above a three or skips a blocked
+    window."""
+    size = position.size
+    cells = position.cells
+    for x in range(size):
+        for y in range(size):
+            for dx, dy in AS_WRITTEN_LINES:
+                for start in range(0, -5, -1):
+                    window = [
+                        (x + (start + k) * dx, y + (start + k) * dy)
+                        for k in range(5)
+                        if 0 <= x + (start + k) * dx < size and 0 <= y + (start + k) * dy < size
+                    ]
+                    own = sum(1 for cx, cy in window if cells[cy * size + cx] == player)
+                    if own not in (3, 4):
+                        continue
+                    for cx, cy in window:
+                        if cells[cy * size + cx] == 0:
+                            return cy * size + cx
+    return None
 
-    def __init__(self, size: int, seconds: float, seed: int | None = None) -> None:
+
+# Vertical, horizontal, rising and falling diagonals, in the order seed 004 checks them.
+AS_WRITTEN_LINES = ((0, 1), (1, 0), (1, -1), (1, 1))
+
+
+class Seed004Player:
+    """Chooses moves the seed 004 way within a time budget per move. ``as_written`` uses
+    the overrides exactly as the seed's code has them (``override_as_written``); the
+    default is the stronger reading of its text (``threat_override``)."""
+
+    def __init__(
+        self, size: int, seconds: float, seed: int | None = None, as_written: bool = False
+    ) -> None:
         self.size = size
         self.seconds = seconds
         self.rng = random.Random(seed)
+        self.as_written = as_written
 
     def choose(self, cells: list[int], to_move: int) -> tuple[int, int]:
         """Pick a move on ``cells`` (flat, index y*size+x) for ``to_move``; returns (x, y)."""
@@ -194,7 +235,8 @@ class Seed004Player:
         if not any(cells):
             centre = self.size // 2
             return (centre, centre)
-        override = threat_override(position, to_move)
+        rule = override_as_written if self.as_written else threat_override
+        override = rule(position, to_move)
         index = override if override is not None else uct(position, self.seconds, self.rng)
         return (index % self.size, index // self.size)
 
@@ -202,8 +244,9 @@ class Seed004Player:
 class Brain:
     """The Gomocup protocol around a ``Seed004Player``."""
 
-    def __init__(self, out: TextIO = sys.stdout) -> None:
+    def __init__(self, out: TextIO = sys.stdout, as_written: bool = False) -> None:
         self.out = out
+        self.as_written = as_written
         self.size = 0
         self.cells: list[int] = []
         self.timeout_turn_ms = 5000
@@ -221,7 +264,7 @@ class Brain:
 
     def think_and_play(self) -> None:
         own = 1
-        player = Seed004Player(self.size, self.budget())
+        player = Seed004Player(self.size, self.budget(), as_written=self.as_written)
         # Our stones are 1 and the opponent's 2 in the brain's own view.
         x, y = player.choose(self.cells, own)
         self.cells[y * self.size + x] = own
@@ -312,8 +355,13 @@ class Brain:
             raise ValueError("no board yet: send START first")
 
 
-def main() -> int:
-    brain = Brain()
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    unknown = [arg for arg in args if arg != "--as-written"]
+    if unknown:
+        print(f"usage: seed004_brain.py [--as-written] (not {' '.join(unknown)})", file=sys.stderr)
+        return 2
+    brain = Brain(as_written="--as-written" in args)
     for raw in sys.stdin:
         line = raw.strip()
         if not line:
