@@ -19,6 +19,8 @@ The same pairing over the protocol, as separate processes with the match runner'
     gomoku match --engine1 "gomoku pbrain --player mcts" \
         --engine2 ".venv/bin/python tests/opponents/seed004_brain.py" --size 7 \
         --time-ms 500 --openings tests/opponents/openings_centre.txt --games 20
+
+(add ``--as-written`` to the seed004 brain's command for the overrides as written).
 """
 
 from __future__ import annotations
