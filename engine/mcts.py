@@ -414,16 +414,15 @@ class MctsSearcher:
         meta[core.META_SIZE] = board.size
         meta[core.META_RENJU] = 1 if position.renju else 0
         meta[core.META_MAX_CHILDREN] = self.max_children
-        meta[core.META_RESERVE] = (
-            int(board.turn) if self.reserve and self._traps_apply(board) else 0
-        )
+        small = self._traps_apply(board)
+        meta[core.META_RESERVE] = int(board.turn) if self.reserve and small else 0
         tables = pattern_tables()
         proven = tree.arrays[PROVEN]
         playouts = 0
         chunk = 8
         last_report = start
         tree_time = limit.time
-        if tree_time is not None and self._traps_apply(board):
+        if tree_time is not None and small:
             tree_time *= 1 - TRAP_TIME_SHARE
         while True:
             if limit.nodes is not None:
@@ -435,8 +434,8 @@ class MctsSearcher:
                 self.exploration,
                 self.prior_weight,
                 0.5 - self.contempt,
-                self.fallible if self._traps_apply(board) else 0.0,
-                self.greedy if self._traps_apply(board) else 0.0,
+                self.fallible if small else 0.0,
+                self.greedy if small else 0.0,
                 position.grid,
                 position.pat,
                 position.cand,

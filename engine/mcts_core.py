@@ -717,27 +717,20 @@ def _select(
 def _greedy_child(node: int, pat: I16, side: int, t_move: I32, t_first: I32, t_nchild: I32) -> int:
     """A random child of ``node`` among those where ``side`` makes its strongest four (a
     winning one before a plain one), or -1 if no child makes a four."""
-    first = t_first[node]
-    n = t_nchild[node]
     top = LEVEL_FOUR
     count = 0
-    for i in range(first, first + n):
+    choice = -1
+    for i in range(t_first[node], t_first[node] + t_nchild[node]):
         level, _, _ = cell_threat(pat, side, t_move[i])
         if level > top:
             top = level
             count = 0
         if level == top:
+            # Reservoir sampling: each of the ``count`` equals is kept with chance 1/count.
             count += 1
-    if count == 0:
-        return -1
-    pick = np.random.randint(count)
-    for i in range(first, first + n):
-        level, _, _ = cell_threat(pat, side, t_move[i])
-        if level == top:
-            if pick == 0:
-                return i
-            pick -= 1
-    return -1
+            if np.random.random() * count < 1.0:
+                choice = i
+    return choice
 
 
 @_compiled

@@ -198,17 +198,15 @@ def override_as_written(position: Position, player: int) -> int | None:
         for y in range(size):
             for dx, dy in AS_WRITTEN_LINES:
                 for start in range(0, -5, -1):
+                    spots = [(x + k * dx, y + k * dy) for k in range(start, start + 5)]
                     window = [
-                        (x + (start + k) * dx, y + (start + k) * dy)
-                        for k in range(5)
-                        if 0 <= x + (start + k) * dx < size and 0 <= y + (start + k) * dy < size
+                        cy * size + cx for cx, cy in spots if 0 <= cx < size and 0 <= cy < size
                     ]
-                    own = sum(1 for cx, cy in window if cells[cy * size + cx] == player)
-                    if own not in (3, 4):
+                    if [cells[i] for i in window].count(player) not in (3, 4):
                         continue
-                    for cx, cy in window:
-                        if cells[cy * size + cx] == 0:
-                            return cy * size + cx
+                    for i in window:
+                        if cells[i] == 0:
+                            return i
     return None
 
 
