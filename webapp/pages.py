@@ -2,7 +2,7 @@
 game), the PSQ download, the language switch and the 404 page.
 
 Templates live in the top-level ``templates/`` folder and read only the context given
-here; the interface strings themselves are in ``static/i18n.js``."""
+here; the interface strings themselves are in ``static/js/strings.js``."""
 
 from __future__ import annotations
 
