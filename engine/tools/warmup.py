@@ -1,15 +1,15 @@
 """Compiles (or loads from numba's on-disk cache) every compiled function the searchers
 (negamax and MCTS) use, by running tiny searches under each rule. Run once after
-installing, before timed play: ``python -m engine.warmup``."""
+installing, before timed play: ``python -m engine.tools.warmup``."""
 
 from __future__ import annotations
 
 import time
 
-from engine.board import Board
-from engine.limit import Limit
-from engine.mcts import MctsSearcher
-from engine.search import Searcher
+from engine.game.board import Board
+from engine.search.limit import Limit
+from engine.search.mcts import MctsSearcher
+from engine.search.searcher import Searcher
 
 
 def warm_up() -> float:
