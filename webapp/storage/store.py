@@ -19,7 +19,7 @@ from sqlalchemy import create_engine, delete, event, func, insert, select, updat
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, selectinload, sessionmaker
 
-from webapp.models import Base, Game, Move, Seat, utcnow
+from webapp.storage.tables import Base, Game, Move, Seat, utcnow
 
 
 class StaleVersionError(RuntimeError):
