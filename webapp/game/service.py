@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from engine import Board, Color, GameOverError, GomokuError
-from engine.result import MATE
+from engine.search.result import MATE
 from webapp.ai.pool import AiJob, AiMove, AiRunner, AiTicket, wait_for
 from webapp.game import clock as clocks
 from webapp.game.errors import (

@@ -22,7 +22,7 @@ from flask import (
 from werkzeug.exceptions import HTTPException, NotFound, RequestEntityTooLarge
 from werkzeug.wrappers import Response as BaseResponse
 
-from engine.levels import LEVELS
+from engine.search.levels import LEVELS
 from webapp.game.errors import GameActionError
 from webapp.game.psq import format_psq
 from webapp.game.service import GameService
