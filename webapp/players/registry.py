@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from engine.search.levels import LEVELS
 
 if TYPE_CHECKING:
-    from webapp.ai import AiJob, AiMove
+    from webapp.ai.pool import AiJob, AiMove
 
 ENGINES_ENV = "GOMOKU_ENGINES"
 HUMAN_ID = "human"
@@ -269,7 +269,7 @@ def _play_mcts(
     should_stop: Callable[[], bool] | None,
 ) -> AiMove:
     from engine import Board, Limit
-    from webapp.ai import AiMove
+    from webapp.ai.pool import AiMove
 
     board = Board.from_moves(job.moves, size=job.size, rule=job.rule)
     box: list[Any] = []
@@ -306,7 +306,7 @@ def play_move(
     if kind == "mcts":
         return _play_mcts(job, spec, on_progress, should_stop)
     if kind == "engine":
-        from webapp.external import play_external_move
+        from webapp.players.external import play_external_move
 
         return play_external_move(job, spec, on_progress, should_stop)
     raise UnknownPlayerError(f"cannot play as a {kind!r} player here")

@@ -24,7 +24,7 @@ from concurrent.futures import Future
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from webapp.ai import AiJob, AiMove, AiRunner, AiTicket, ProgressCallback
+from webapp.ai.pool import AiJob, AiMove, AiRunner, AiTicket, ProgressCallback
 
 log = logging.getLogger(__name__)
 
@@ -94,7 +94,7 @@ class TurnQueue:
             return False
         try:
             self.queue.enqueue_call(
-                "webapp.jobs.play_turn",
+                "webapp.scale.jobs.play_turn",
                 job_id=job_id,
                 kwargs=asdict(turn),
                 timeout=JOB_TIMEOUT_S,
@@ -172,7 +172,7 @@ class QueueAiRunner(AiRunner):
         if self._closed:
             raise RuntimeError("the AI runner is shut down")
         rq_job = self.queue.enqueue_call(
-            "webapp.jobs.search",
+            "webapp.scale.jobs.search",
             kwargs={"job": asdict(job)},
             timeout=JOB_TIMEOUT_S,
             result_ttl=SEARCH_RESULT_TTL_S,

@@ -19,9 +19,9 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from webapp.ai import AiJob, search_position
-from webapp.aiqueue import AiTurn, TurnQueue
-from webapp.games import GameService, room_of
+from webapp.ai.pool import AiJob, search_position
+from webapp.game.service import GameService, room_of
+from webapp.scale.turns import AiTurn, TurnQueue
 
 log = logging.getLogger(__name__)
 

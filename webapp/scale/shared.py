@@ -15,9 +15,9 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
-from webapp.aiqueue import QueueAiRunner, TurnQueue
-from webapp.errors import ServiceUnavailableError
-from webapp.redis_presence import RedisPresence, server_key
+from webapp.game.errors import ServiceUnavailableError
+from webapp.scale.redis_presence import RedisPresence, server_key
+from webapp.scale.turns import QueueAiRunner, TurnQueue
 
 log = logging.getLogger(__name__)
 

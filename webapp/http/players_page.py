@@ -12,9 +12,9 @@ from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, jsonify, render_template, request
 
-from webapp.cookies import language_of
-from webapp.games import GameService
-from webapp.ratings import compute_ratings
+from webapp.game.service import GameService
+from webapp.http.cookies import language_of
+from webapp.players.ratings import compute_ratings
 
 bp = Blueprint("players_page", __name__)
 

@@ -23,11 +23,11 @@ from werkzeug.exceptions import HTTPException, NotFound, RequestEntityTooLarge
 from werkzeug.wrappers import Response as BaseResponse
 
 from engine.search.levels import LEVELS
-from webapp.cookies import LANGUAGES, language_of, set_seat_cookie
-from webapp.errors import GameActionError
-from webapp.games import GameService
-from webapp.messages import GAME_ID_RE, RULES
-from webapp.psq import format_psq
+from webapp.game.errors import GameActionError
+from webapp.game.psq import format_psq
+from webapp.game.service import GameService
+from webapp.http.cookies import LANGUAGES, language_of, set_seat_cookie
+from webapp.realtime.messages import GAME_ID_RE, RULES
 
 bp = Blueprint("pages", __name__)
 

@@ -14,17 +14,17 @@ from typing import Any
 from flask import request
 from flask_socketio import Namespace
 
-from webapp.errors import (
+from webapp.game.errors import (
     BadRequestError,
     GameActionError,
     RateLimitedError,
     ServiceUnavailableError,
 )
-from webapp.games import GameService, room_of
-from webapp.messages import EVENT_PARSERS, GameRef, MoveMessage, TakebackAnswer
-from webapp.presence import Presence
-from webapp.ratelimit import RateLimiter
-from webapp.redis_presence import RedisPresence
+from webapp.game.service import GameService, room_of
+from webapp.realtime.messages import EVENT_PARSERS, GameRef, MoveMessage, TakebackAnswer
+from webapp.realtime.presence import Presence
+from webapp.realtime.ratelimit import RateLimiter
+from webapp.scale.redis_presence import RedisPresence
 
 log = logging.getLogger(__name__)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from flask import Blueprint, Flask, Response, current_app, jsonify, request
 from sqlalchemy import text
 
-from webapp.errors import ServiceUnavailableError
+from webapp.game.errors import ServiceUnavailableError
 
 bp = Blueprint("health", __name__)
 

@@ -27,10 +27,9 @@ from typing import Any
 
 from engine import Board, Color, GameOverError, GomokuError
 from engine.search.result import MATE
-from webapp import clock as clocks
-from webapp.ai import AiJob, AiMove, AiRunner, AiTicket, wait_for
-from webapp.aiqueue import AiTurn, TurnQueue
-from webapp.errors import (
+from webapp.ai.pool import AiJob, AiMove, AiRunner, AiTicket, wait_for
+from webapp.game import clock as clocks
+from webapp.game.errors import (
     BadRequestError,
     GameFinishedError,
     GameNotFound,
@@ -39,12 +38,13 @@ from webapp.errors import (
     NotYourTurnError,
     StaleStateError,
 )
-from webapp.messages import EngineMoveRequest, ImportRequest, NewGame
-from webapp.players import Player, PlayerRegistry, UnknownPlayerError
-from webapp.presence import Presence
-from webapp.psq import PsqError, parse_psq
-from webapp.redis_presence import RedisPresence
-from webapp.store import (
+from webapp.game.psq import PsqError, parse_psq
+from webapp.players.registry import Player, PlayerRegistry, UnknownPlayerError
+from webapp.realtime.messages import EngineMoveRequest, ImportRequest, NewGame
+from webapp.realtime.presence import Presence
+from webapp.scale.redis_presence import RedisPresence
+from webapp.scale.turns import AiTurn, TurnQueue
+from webapp.storage.store import (
     GameNotFoundError,
     GameRecord,
     MoveRecord,

@@ -156,7 +156,7 @@ def search_position(
     from engine.search.levels import get_level
 
     if job.player is not None and job.player.get("kind") in ("mcts", "engine"):
-        from webapp.players import play_move
+        from webapp.players.registry import play_move
 
         return play_move(job, on_progress, should_stop)
     level = get_level(job.level)

@@ -13,13 +13,18 @@ import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import create_engine, delete, event, func, insert, select, update
+from sqlalchemy import Table, create_engine, delete, event, func, insert, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, selectinload, sessionmaker
 
-from webapp.models import Base, Game, Move, Seat, utcnow
+from webapp.storage.tables import Base, Game, Move, Seat, utcnow
+
+# The mapped classes' tables, typed as tables for SQLAlchemy Core statements.
+GAMES = cast(Table, Game.__table__)
+MOVES = cast(Table, Move.__table__)
+SEATS = cast(Table, Seat.__table__)
 
 
 class StaleVersionError(RuntimeError):
@@ -179,7 +184,7 @@ class Store:
         # reads are one snapshot, so the moves and seats are those of the version read:
         # PostgreSQL reads at repeatable read; SQLite's driver only opens a transaction
         # before a write, so one is opened here (ended by the pool's rollback).
-        games, moves, seats = Game.__table__, Move.__table__, Seat.__table__
+        games, moves, seats = GAMES, MOVES, SEATS
         with self.engine.connect() as connection:
             if connection.dialect.name == "postgresql":
                 connection = connection.execution_options(isolation_level="REPEATABLE READ")
@@ -346,7 +351,7 @@ class Store:
         unknown = set(changes) - UPDATABLE
         if unknown:
             raise ValueError(f"cannot update game columns {sorted(unknown)}")
-        games, moves, seats = Game.__table__, Move.__table__, Seat.__table__
+        games, moves, seats = GAMES, MOVES, SEATS
         with self._writing, self.engine.begin() as connection:
             outcome = connection.execute(
                 update(games)

@@ -14,8 +14,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from webapp.players import PlayerRegistry, seat_player_id
-from webapp.store import GameRecord
+from webapp.players.registry import PlayerRegistry, seat_player_id
+from webapp.storage.store import GameRecord
 
 INITIAL_RATING = 1500.0
 K_FACTOR = 32.0

@@ -27,17 +27,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the web stack loads only once REDIS_URL is known to be set
-    from webapp.aiqueue import TurnQueue
-    from webapp.store import Store
+    from webapp.scale.turns import TurnQueue
+    from webapp.storage.store import Store
 
-log = logging.getLogger("webapp.worker")
+log = logging.getLogger("webapp.scale.worker")
 
 WATCHDOG_S = 0.5
 
 
 def _watchdog(turns_queue: TurnQueue, store: Store, stop: threading.Event) -> None:
     """Queue every AI turn nobody holds, twice a second, until ``stop``."""
-    from webapp.aiqueue import AiTurn
+    from webapp.scale.turns import AiTurn
 
     while not stop.wait(WATCHDOG_S):
         try:
@@ -73,14 +73,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     from flask_socketio import SocketIO
     from rq import SimpleWorker
 
-    from webapp import database_url, jobs
-    from webapp.games import GameService
-    from webapp.multi import SOCKETIO_CHANNEL, Shared
-    from webapp.sockets import NAMESPACE
-    from webapp.store import Store
+    from webapp.app import database_url
+    from webapp.game.service import GameService
+    from webapp.realtime.namespace import NAMESPACE
+    from webapp.scale import jobs
+    from webapp.scale.shared import SOCKETIO_CHANNEL, Shared
+    from webapp.storage.store import Store
 
     name = args.name or f"{socket.gethostname()}-{os.getpid()}-{uuid.uuid4().hex[:4]}"
-    instance = Path(os.environ.get("GOMOKU_INSTANCE") or Path(__file__).parent.parent / "instance")
+    instance = Path(
+        os.environ.get("GOMOKU_INSTANCE") or Path(__file__).resolve().parents[2] / "instance"
+    )
     instance.mkdir(parents=True, exist_ok=True)
     store = Store(database_url(instance))
     shared = Shared.connect(url)

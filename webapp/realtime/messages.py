@@ -67,7 +67,7 @@ from typing import Any
 
 from engine import MAX_SIZE, MIN_SIZE
 from engine.search.levels import LEVELS
-from webapp.errors import BadRequestError
+from webapp.game.errors import BadRequestError
 
 MAX_ID_CHARS = 200
 MAX_MOVES = MAX_SIZE * MAX_SIZE

@@ -10,11 +10,11 @@ from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, jsonify, request
 
-from webapp.cookies import set_seat_cookie
-from webapp.errors import BadRequestError, GameActionError, GameNotFound
-from webapp.games import GameService, seat_cookie
-from webapp.messages import GAME_ID_RE, parse_engine_move, parse_import, parse_new_game
-from webapp.store import GameRecord
+from webapp.game.errors import BadRequestError, GameActionError, GameNotFound
+from webapp.game.service import GameService, seat_cookie
+from webapp.http.cookies import set_seat_cookie
+from webapp.realtime.messages import GAME_ID_RE, parse_engine_move, parse_import, parse_new_game
+from webapp.storage.store import GameRecord
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
