@@ -3,9 +3,9 @@
 Public API: ``Board``, ``Color``, ``Rule``, ``Point`` with ``parse_point``/``point_name``,
 ``Limit``, ``Searcher`` with ``SearchResult``/``IterationInfo``, and the named errors."""
 
-from engine.board import Board, Outcome
-from engine.color import Color
-from engine.errors import (
+from engine.game.board import Board, Outcome
+from engine.game.color import Color
+from engine.game.errors import (
     GameOverError,
     GomokuError,
     IllegalMoveError,
@@ -13,11 +13,11 @@ from engine.errors import (
     InvalidPointError,
     UnknownRuleError,
 )
-from engine.limit import Limit
-from engine.points import MAX_SIZE, MIN_SIZE, Point, parse_point, point_name
-from engine.result import MATE, IterationInfo, SearchResult
-from engine.rules import Rule
-from engine.search import Searcher
+from engine.game.points import MAX_SIZE, MIN_SIZE, Point, parse_point, point_name
+from engine.game.rules import Rule
+from engine.search.limit import Limit
+from engine.search.result import MATE, IterationInfo, SearchResult
+from engine.search.searcher import Searcher
 
 __all__ = [
     "MATE",

@@ -126,7 +126,7 @@ def _init_worker(progress_queue: Any, cancelled: Any, warm_up: bool) -> None:
         # Compiling the search core takes seconds the first time; do it before a player
         # waits for a move.
         try:
-            from engine.warmup import warm_up as warm_engine
+            from engine.tools.warmup import warm_up as warm_engine
 
             warm_engine()
         except Exception:  # a failed warm-up only costs time on the first real move
@@ -153,7 +153,7 @@ def search_position(
     depth, ``should_stop`` is polled to end the search early. Pool workers and queue
     workers (``jobs``) both search through here."""
     from engine import Board, Limit
-    from engine.levels import get_level
+    from engine.search.levels import get_level
 
     if job.player is not None and job.player.get("kind") in ("mcts", "engine"):
         from webapp.players import play_move

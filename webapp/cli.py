@@ -28,11 +28,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if command == "serve":
         from webapp.server import main as run
     elif command == "pbrain":
-        from engine.pbrain import main as run
+        from engine.protocol.pbrain import main as run
     elif command == "bench":
-        from engine.bench import main as run
+        from engine.tools.bench import main as run
     elif command == "match":
-        from engine.match import main as run
+        from engine.tools.match import main as run
     else:
         from webapp.worker import main as run
     return int(run(rest) or 0)

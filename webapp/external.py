@@ -16,7 +16,6 @@ from __future__ import annotations
 import atexit
 import contextlib
 import logging
-import re
 import threading
 import time
 from collections import OrderedDict
@@ -24,14 +23,15 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from engine import Board, GomokuError, Rule, parse_point
-from engine.gomocup import (
+from engine import Board, GomokuError, Rule
+from engine.game.points import Point
+from engine.protocol.gomocup import (
     BrainCrashedError,
     BrainError,
     BrainProcess,
     BrainTimeoutError,
 )
-from engine.points import Point
+from engine.protocol.info import parse_info
 
 if TYPE_CHECKING:
     from webapp.ai import AiJob, AiMove
@@ -47,11 +47,6 @@ BRAINS_KEPT = 8
 BRAIN_IDLE_S = 120.0
 STOP_POLL_S = 0.05
 MAX_MESSAGE_CHARS = 300
-
-_OUR_MESSAGE_RE = re.compile(
-    r"^depth\s+(?P<depth>-?\d+)\s+score\s+(?P<score>-?\d+)\s+nodes\s+(?P<nodes>\d+)"
-    r"(?:\s+nps\s+(?P<nps>\d+))?(?:\s+pv(?P<pv>(?:\s+[a-zA-Z]\d{1,2})*))?\s*$"
-)
 
 
 class ExternalMoveCancelledError(RuntimeError):
@@ -77,26 +72,8 @@ _brains_lock = threading.Lock()
 def parse_message(text: str, size: int) -> dict[str, Any]:
     """Depth, score, nodes, speed and PV from a MESSAGE line in our brain's format
     (``depth 5 score 37 nodes 1234 nps 5000 pv h8 i9``); empty for any other text."""
-    match = _OUR_MESSAGE_RE.match(text.strip())
-    if not match:
-        return {}
-    info: dict[str, Any] = {
-        "depth": int(match["depth"]),
-        "score": int(match["score"]),
-        "nodes": int(match["nodes"]),
-        "nps": int(match["nps"] or 0),
-    }
-    pv: list[list[int]] = []
-    for name in (match["pv"] or "").split():
-        try:
-            x, y = parse_point(name, size)
-        except ValueError:
-            break
-        pv.append([x, y])
-    info["pv"] = pv
-    if pv:
-        info["move"] = pv[0]
-    return info
+    info = parse_info(text, size)
+    return info.to_json() if info is not None else {}
 
 
 def _forfeit(reason: str, detail: str, last: Mapping[str, Any]) -> AiMove:

@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from engine import Board, Color, GameOverError, GomokuError
-from engine.result import MATE
+from engine.search.result import MATE
 from webapp import clock as clocks
 from webapp.ai import AiJob, AiMove, AiRunner, AiTicket, wait_for
 from webapp.aiqueue import AiTurn, TurnQueue

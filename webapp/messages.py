@@ -66,7 +66,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import MAX_SIZE, MIN_SIZE
-from engine.levels import LEVELS
+from engine.search.levels import LEVELS
 from webapp.errors import BadRequestError
 
 MAX_ID_CHARS = 200

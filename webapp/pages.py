@@ -22,7 +22,7 @@ from flask import (
 from werkzeug.exceptions import HTTPException, NotFound, RequestEntityTooLarge
 from werkzeug.wrappers import Response as BaseResponse
 
-from engine.levels import LEVELS
+from engine.search.levels import LEVELS
 from webapp.cookies import LANGUAGES, language_of, set_seat_cookie
 from webapp.errors import GameActionError
 from webapp.games import GameService

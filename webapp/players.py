@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from engine.levels import LEVELS
+from engine.search.levels import LEVELS
 
 if TYPE_CHECKING:
     from webapp.ai import AiJob, AiMove
@@ -247,7 +247,7 @@ _mcts_trees: OrderedDict[str, Any] = OrderedDict()
 
 def _mcts_searcher(session: str | None, on_iteration: Callable[[Any], None]) -> Any:
     """A searcher for this game seat that keeps its tree between moves."""
-    from engine.mcts import MctsSearcher
+    from engine.search.mcts import MctsSearcher
 
     if session is None:
         return MctsSearcher(on_iteration=on_iteration)

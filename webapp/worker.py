@@ -97,7 +97,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     jobs.install(jobs.WorkerContext(service, shared.turns, name))
     if not args.no_warm_up:
-        from engine.warmup import warm_up
+        from engine.tools.warmup import warm_up
 
         log.info("engine ready in %.1f s", warm_up())
     log.info("worker %s ready", name)

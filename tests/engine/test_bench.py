@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from engine import Board, GameOverError
-from engine.bench_positions import BENCH_POSITIONS, bench_boards
-from engine.plain import WIN_SCORE, PlainSearcher
+from engine.search.plain import WIN_SCORE, PlainSearcher
+from engine.tools.bench_positions import BENCH_POSITIONS, bench_boards
 
 ROOT = Path(__file__).resolve().parents[2]
 

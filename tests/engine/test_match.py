@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.elo import elo_estimate, elo_from_score
-from engine.match import MatchSettings, Player, format_summary, play_game, run_match
-from engine.openings import OpeningFormatError, load_openings, parse_opening, parse_openings
+from engine.tools.elo import elo_estimate, elo_from_score
+from engine.tools.match import MatchSettings, Player, format_summary, play_game, run_match
+from engine.tools.openings import OpeningFormatError, load_openings, parse_opening, parse_openings
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED000 = [sys.executable, str(ROOT / "tests" / "opponents" / "seed000_brain.py")]

@@ -1,4 +1,4 @@
-"""Behaviour of the MCTS player (``engine.mcts``): legal moves on every rule and size,
+"""Behaviour of the MCTS player (``engine.search.mcts``): legal moves on every rule and size,
 renju's forbidden points, the tactics it must never miss, the small-board move lists,
 repeatability, tree reuse and the searcher controls it shares with the negamax
 ``Searcher``."""
@@ -17,9 +17,9 @@ import numpy as np
 import pytest
 
 from engine import MATE, Board, GameOverError, IterationInfo, Limit, Rule, parse_point
-from engine import mcts_core as core
-from engine.mcts import MOVE, VISITS, WINS, MctsSearcher, _Position, _Tree, pattern_tables
-from engine.result import MATE_BOUND
+from engine.kernel import mcts_tree as core
+from engine.search.mcts import MOVE, VISITS, WINS, MctsSearcher, _Position, _Tree, pattern_tables
+from engine.search.result import MATE_BOUND
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -159,7 +159,7 @@ def test_bad_settings_are_refused() -> None:
 def test_works_without_the_compiler() -> None:
     code = (
         "from engine import Board, Limit\n"
-        "from engine.mcts import MctsSearcher\n"
+        "from engine.search.mcts import MctsSearcher\n"
         "b = Board.from_moves([(3, 3), (2, 2)], size=7, rule='renju')\n"
         "print(MctsSearcher(seed=1).search(b, Limit(nodes=30)).move in b.legal_moves())\n"
         # Freestyle on a small board also runs the traps and the fallible playouts.

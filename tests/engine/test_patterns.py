@@ -7,8 +7,9 @@ import numpy as np
 import pytest
 from numba import njit
 
-from engine import Board, Rule, core
-from engine.patterns import (
+from engine import Board, Rule
+from engine.kernel import state as kstate
+from engine.kernel.patterns import (
     B3,
     B4,
     DEAD,
@@ -27,6 +28,7 @@ from engine.patterns import (
     key_slot,
     swap_colours,
 )
+from engine.kernel.tables import C_FIVE, rule_tables
 
 
 def shape_of(text: str, exact: bool = False) -> str:
@@ -126,30 +128,30 @@ def _lines_through(board_cells: np.ndarray, x: int, y: int, dx: int, dy: int):
 def test_incremental_shapes_match_whole_lines_in_random_games(rule: str) -> None:
     rng = np.random.default_rng(11)
     size = 15
-    tables = core.rule_tables(rule, size)
+    tables = rule_tables(rule, size)
     exact_for = {1: Rule(rule).exact_five(True), 2: Rule(rule).exact_five(False)}
     directions = [(1, 0), (0, 1), (1, 1), (-1, 1)]
     for _game in range(6):
-        state = core.new_state(size, rule == "renju")
-        core.init_walls(state, tables)
+        state = kstate.new_state(size, rule == "renju")
+        kstate.init_walls(state, tables)
         grid = np.zeros((size, size), dtype=np.int8)
         points = [(x, y) for y in range(size) for x in range(size)]
         order = rng.permutation(len(points))[:120]
         for ply, k in enumerate(order):
             x, y = points[k]
             color = 1 + ply % 2
-            core.place(state, tables, core.point_index(state, x, y), color)
+            kstate.place(state, tables, kstate.point_index(state, x, y), color)
             grid[y, x] = color
             if ply % 20 == 19:
                 # Undo a few moves and replay them: removal must restore shapes exactly.
-                core.remove(state, tables)
+                kstate.remove(state, tables)
                 grid[y, x] = 0
-                core.place(state, tables, core.point_index(state, x, y), color)
+                kstate.place(state, tables, kstate.point_index(state, x, y), color)
                 grid[y, x] = color
                 for ex, ey in points:
                     if grid[ey, ex]:
                         continue
-                    i = core.point_index(state, ex, ey)
+                    i = kstate.point_index(state, ex, ey)
                     for d, (dx, dy) in enumerate(directions):
                         line, index = _lines_through(grid, ex, ey, dx, dy)
                         pos = index.index((ex, ey))
@@ -172,13 +174,13 @@ def test_board_and_core_agree_on_five() -> None:
     board = Board(15)
     for move in [(0, 0), (0, 1), (1, 0), (1, 1), (2, 0), (2, 1), (3, 0), (3, 1)]:
         board.push(move)
-    tables = core.rule_tables("freestyle", 15)
-    state = core.new_state(15, False)
-    core.init_walls(state, tables)
+    tables = rule_tables("freestyle", 15)
+    state = kstate.new_state(15, False)
+    kstate.init_walls(state, tables)
     for x, y in board.moves:
-        core.place(state, tables, core.point_index(state, x, y), board.cell(x, y))
-    assert state.klass[0, core.point_index(state, 4, 0)] == core.C_FIVE
-    assert state.shape[0, 0, core.point_index(state, 4, 0)] == F5
-    assert state.shape[1, 0, core.point_index(state, 4, 1)] == F5
-    assert state.shape[0, 0, core.point_index(state, 5, 0)] != F5
+        kstate.place(state, tables, kstate.point_index(state, x, y), board.cell(x, y))
+    assert state.klass[0, kstate.point_index(state, 4, 0)] == C_FIVE
+    assert state.shape[0, 0, kstate.point_index(state, 4, 0)] == F5
+    assert state.shape[1, 0, kstate.point_index(state, 4, 1)] == F5
+    assert state.shape[0, 0, kstate.point_index(state, 5, 0)] != F5
     assert B4 != F4

@@ -13,8 +13,8 @@ from collections.abc import Iterator
 import pytest
 
 from engine import Board, Limit, Rule, Searcher, SearchResult
-from engine.gomocup import BrainProcess
-from engine.pbrain import Brain
+from engine.protocol.gomocup import BrainProcess
+from engine.protocol.pbrain import Brain
 
 BRAIN = [sys.executable, "-m", "webapp.cli", "pbrain"]
 START_TIMEOUT = 120.0  # the first START may compile the search core

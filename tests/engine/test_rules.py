@@ -15,12 +15,13 @@ from engine import (
     InvalidPointError,
     Rule,
     UnknownRuleError,
-    core,
     parse_point,
     point_name,
-    renju,
 )
-from engine.core_search import is_forbidden as compiled_is_forbidden
+from engine.game import renju
+from engine.kernel import state as kstate
+from engine.kernel.forbidden import is_forbidden as compiled_is_forbidden
+from engine.kernel.tables import rule_tables
 
 
 def grid_with(black: list[tuple[int, int]], white: list[tuple[int, int]] = (), size: int = 15):
@@ -168,12 +169,12 @@ def test_forbidden_points_listed_only_for_renju() -> None:
 def test_compiled_forbidden_test_agrees_with_reference() -> None:
     rng = np.random.default_rng(3)
     size = 15
-    tables = core.rule_tables("renju", size)
+    tables = rule_tables("renju", size)
     checked = forbidden = 0
     for _ in range(40):
         grid = [[0] * size for _ in range(size)]
-        state = core.new_state(size, True)
-        core.init_walls(state, tables)
+        state = kstate.new_state(size, True)
+        kstate.init_walls(state, tables)
         # Dense black clusters make forbidden shapes common.
         cx, cy = (int(v) for v in rng.integers(4, 11, size=2))
         for _stone in range(int(rng.integers(8, 22))):
@@ -182,12 +183,12 @@ def test_compiled_forbidden_test_agrees_with_reference() -> None:
             if grid[y][x] == 0:
                 color = 1 if rng.random() < 0.7 else 2
                 grid[y][x] = color
-                core.place(state, tables, core.point_index(state, x, y), color)
+                kstate.place(state, tables, kstate.point_index(state, x, y), color)
         for y in range(size):
             for x in range(size):
                 if grid[y][x] == 0:
                     expected = renju.is_forbidden(grid, size, x, y)
-                    index = core.point_index(state, x, y)
+                    index = kstate.point_index(state, x, y)
                     assert compiled_is_forbidden(state.cells, state.dirs, index) == expected
                     checked += 1
                     forbidden += expected

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from engine import MATE, Board, Color, Limit, Rule, Searcher
-from engine.result import MATE_BOUND
+from engine.search.result import MATE_BOUND
 from tests.engine.puzzles import Puzzle, all_puzzles
 
 PUZZLES = all_puzzles()

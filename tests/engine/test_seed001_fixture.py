@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.patterns import F3, F4, F5, classify
+from engine.kernel.patterns import F3, F4, F5, classify
 
 SEED_LINES = [
     [1, 0, 0, 1, 0, 2, 0, 1, 0, 1, 1, 0, 2, 0, 0],

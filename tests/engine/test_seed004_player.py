@@ -7,8 +7,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from engine.match import MatchSettings, Player, run_match
-from engine.openings import parse_openings
+from engine.tools.match import MatchSettings, Player, run_match
+from engine.tools.openings import parse_openings
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "opponents"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.timecontrol import TimeControl
+from engine.search.timecontrol import TimeControl
 
 
 @pytest.mark.parametrize("turn_ms", [300, 500, 1000, 5000])

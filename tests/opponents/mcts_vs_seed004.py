@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from seed004_brain import Seed004Player
 
 from engine import Board, Color, Limit, Point, point_name
-from engine.mcts import MctsSearcher
+from engine.search.mcts import MctsSearcher
 
 
 def play_game(

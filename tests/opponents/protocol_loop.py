@@ -1,7 +1,7 @@
 """A minimal Gomocup brain loop shared by the seed-style opponent brains in this folder.
 
 The opponents are test fixtures, not product code: plain-Python brains written after the
-blog posts the project started from, used by ``engine.match`` and the tests as sparring
+blog posts the project started from, used by ``engine.tools.match`` and the tests as sparring
 partners. This module speaks just enough protocol for a match (START, RESTART, INFO,
 BEGIN, TURN, BOARD, TAKEBACK, ABOUT, END) and hands each decision to a ``choose`` function
 with the grid (1 own stone, 2 opponent stone), the move history and a deadline."""

@@ -5,7 +5,7 @@ Seed 004 noticed that random playouts miss wins one or two stones away, so after
 it scans every five-cell window for its own stones: a window one stone short of five
 is completed at once, a cell that lies in two open three-windows (a double three) comes
 next, then a cell that extends an open three-window; only otherwise is the UCT move
-played. This is a sparring partner for ``engine.mcts`` (see ``mcts_vs_seed004.py``
+played. This is a sparring partner for ``engine.search.mcts`` (see ``mcts_vs_seed004.py``
 beside it) and for protocol matches; it is plain Python on purpose and imports nothing
 from the project. Tree moves are limited to cells within two of a stone on boards
 larger than 9x9, where the whole board would leave UCT nothing to learn in the time.

@@ -8,8 +8,10 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from engine import Board, Limit, Searcher, core, core_search, point_name
-from engine.color import Color
+from engine import Board, Limit, Searcher, point_name
+from engine.game.color import Color
+from engine.kernel.tables import C_FIVE, C_FLEX4
+from engine.kernel.threats import root_vcf
 
 OPENINGS = Path(__file__).resolve().parents[2].parent / "shared/openings"
 
@@ -26,12 +28,12 @@ def openings() -> list[list[tuple[int, int]]]:
 def vcf_length(board: Board, searcher: Searcher) -> int:
     state, tables = searcher._prepare(board)
     me = int(board.turn) - 1
-    if state.class_count[me, core.C_FIVE] or state.class_count[me, core.C_FLEX4]:
+    if state.class_count[me, C_FIVE] or state.class_count[me, C_FLEX4]:
         return 0
-    if state.class_count[1 - me, core.C_FIVE]:
+    if state.class_count[1 - me, C_FIVE]:
         return 0
     assert searcher._heuristics is not None
-    return int(core_search.root_vcf(state, tables, searcher._heuristics, 24))
+    return int(root_vcf(state, tables, searcher._heuristics, 24))
 
 
 def main() -> None:

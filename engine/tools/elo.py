@@ -2,7 +2,7 @@
 
 The score fraction ``p`` maps to ``-400 log10(1/p - 1)``; the ~95% interval comes from the
 per-game score's standard deviation. A 100% or 0% score has no finite estimate, so it is
-reported as a bound computed with half a game moved to the other side. ``engine.match``
+reported as a bound computed with half a game moved to the other side. ``engine.tools.match``
 prints these figures after a match."""
 
 from __future__ import annotations

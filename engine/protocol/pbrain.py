@@ -6,7 +6,7 @@ with ``engine.timecontrol.TimeControl`` and asks a searcher for moves, printing 
 as ``MESSAGE`` lines. ``--player negamax`` (the default) uses ``engine.search.Searcher``,
 ``--player mcts`` ``engine.mcts.MctsSearcher``; ABOUT names the player. Bad commands get
 ``ERROR <reason>``, commands it does not know ``UNKNOWN <reason>``, and change nothing.
-The manager side of the protocol is ``engine.gomocup``."""
+The manager side of the protocol is ``engine.protocol.gomocup``."""
 
 from __future__ import annotations
 
@@ -17,17 +17,18 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Protocol, TextIO
 
-from engine.board import Board
-from engine.color import Color
-from engine.core import rule_tables
-from engine.errors import GomokuError
-from engine.limit import Limit
-from engine.mcts import MctsSearcher
-from engine.points import MAX_SIZE, MIN_SIZE, Point, point_name
-from engine.result import IterationInfo, SearchResult
-from engine.rules import Rule
-from engine.search import Searcher
-from engine.timecontrol import TimeControl
+from engine.game.board import Board
+from engine.game.color import Color
+from engine.game.errors import GomokuError
+from engine.game.points import MAX_SIZE, MIN_SIZE, Point
+from engine.game.rules import Rule
+from engine.kernel.tables import rule_tables
+from engine.protocol.info import format_info
+from engine.search.limit import Limit
+from engine.search.mcts import MctsSearcher
+from engine.search.result import IterationInfo, SearchResult
+from engine.search.searcher import Searcher
+from engine.search.timecontrol import TimeControl
 
 PLAYERS = ("negamax", "mcts")
 DEFAULT_PLAYER = "negamax"
@@ -144,15 +145,11 @@ class Brain:
 
     def _report(self, info: IterationInfo) -> None:
         size = self.board.size if self.board is not None else 15
-        pv = " ".join(point_name(p, size) for p in info.pv if min(p) >= 0 and max(p) < size)
         with self._write_lock:
             if not self._reporting:
                 return  # the answer has gone: a late search must stay quiet
             self._last_iteration = info.move
-            self.write(
-                f"MESSAGE depth {info.depth} score {info.score} nodes {info.nodes} "
-                f"nps {info.nps} pv {pv}".rstrip()
-            )
+            self.write(f"MESSAGE {format_info(info, size)}")
 
     def warm_up(self) -> None:
         """Run a tiny search once so loading and compiling the core is not charged to the

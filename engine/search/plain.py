@@ -3,7 +3,7 @@
 It searches the way the project's seed posts do (seed 000): every empty point next to a
 stone is a candidate, candidates nearer the centre first, and a leaf is scored by scanning
 the whole board, here counting each five-cell window that holds stones of one colour
-only. No tables, no compilation, no pruning beyond alpha-beta. ``engine.bench`` runs it
+only. No tables, no compilation, no pruning beyond alpha-beta. ``engine.tools.bench`` runs it
 and the compiled ``engine.search.Searcher`` at the same depth on the same positions."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from engine.board import Board
-from engine.errors import GameOverError
-from engine.points import Point
+from engine.game.board import Board
+from engine.game.errors import GameOverError
+from engine.game.points import Point
 
 WIN_SCORE = 1_000_000
 # Score of a five-cell window holding k stones of one colour and none of the other.

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from engine.limit import Limit
-from engine.result import IterationInfo
-from engine.search import Searcher
+from engine.search.limit import Limit
+from engine.search.result import IterationInfo
+from engine.search.searcher import Searcher
 
 
 @dataclass(frozen=True)

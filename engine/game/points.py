@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from engine.errors import InvalidPointError
+from engine.game.errors import InvalidPointError
 
 Point = tuple[int, int]
 

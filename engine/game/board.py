@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from engine import renju
-from engine.color import Color
-from engine.errors import GameOverError, IllegalMoveError, InvalidBoardError
-from engine.points import MAX_SIZE, MIN_SIZE, Point, point_name
-from engine.rules import Rule
+from engine.game import renju
+from engine.game.color import Color
+from engine.game.errors import GameOverError, IllegalMoveError, InvalidBoardError
+from engine.game.points import MAX_SIZE, MIN_SIZE, Point, point_name
+from engine.game.rules import Rule
 
 DIRECTIONS: tuple[Point, ...] = ((1, 0), (0, 1), (1, 1), (1, -1))
 

@@ -1,17 +1,17 @@
 """Opening books for matches: read the Gomocup offset format into moves on a board.
 
 Each non-empty line of an offset file is one opening, ``x,y, x,y, ...`` with every pair an
-offset from the board centre; stones alternate, black first. ``engine.match`` plays each
+offset from the board centre; stones alternate, black first. ``engine.tools.match`` plays each
 opening with both colours. Lines starting with ``#`` are comments."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from engine.board import Board
-from engine.errors import GomokuError, InvalidBoardError
-from engine.points import Point
-from engine.rules import Rule
+from engine.game.board import Board
+from engine.game.errors import GomokuError, InvalidBoardError
+from engine.game.points import Point
+from engine.game.rules import Rule
 
 
 class OpeningFormatError(InvalidBoardError):

@@ -1,9 +1,9 @@
 """The negamax searcher: a stateful object that owns its transposition table, history,
 node count and stop flag, and reports through callbacks.
 
-``Searcher.search(board, limit)`` copies the board into the compiled state (``core``),
+``Searcher.search(board, limit)`` copies the board into the compiled state (``engine.kernel``),
 looks for a win by continuous fours, then runs iterative deepening with aspiration
-windows over the principal variation search in ``core_search``. It never prints: the
+windows over the kernel's principal variation search. It never prints: the
 Gomocup adapter and the web workers subscribe to ``on_iteration`` and show progress
 their own way."""
 
@@ -15,12 +15,33 @@ from collections.abc import Callable
 
 import numpy as np
 
-from engine import core, core_search
-from engine.board import Board
-from engine.errors import GameOverError
-from engine.limit import Limit
-from engine.points import Point
-from engine.result import MATE_BOUND, IterationInfo, SearchResult
+from engine.game.board import Board
+from engine.game.errors import GameOverError
+from engine.game.points import Point
+from engine.kernel.heuristics import Heuristics, new_heuristics
+from engine.kernel.movepick import generate
+from engine.kernel.pvs import pvs
+from engine.kernel.scores import INF, MATE
+from engine.kernel.state import (
+    I_DEFENCE,
+    I_NODE_LIMIT,
+    I_NODES,
+    I_NOISE,
+    I_ROOT_COLOR,
+    I_SEED,
+    I_STOPPED,
+    State,
+    index_point,
+    init_walls,
+    new_state,
+    place,
+    point_index,
+)
+from engine.kernel.tables import Tables, rule_tables
+from engine.kernel.threats import ROOT_VCF_DEPTH, ROOT_VCT_DEPTH, root_vcf, root_vct
+from engine.kernel.tt import Tt, new_tt
+from engine.search.limit import Limit
+from engine.search.result import MATE_BOUND, IterationInfo, SearchResult
 
 ASPIRATION_WINDOW = 80
 MAX_DEPTH = 60
@@ -57,9 +78,9 @@ class Searcher:
         self.seed = seed if seed is not None else 0
         self.on_iteration = on_iteration
         self._stop_flag = np.zeros(1, dtype=np.int8)
-        self._tt: core_search.Tt | None = None
+        self._tt: Tt | None = None
         self._shape: tuple[int, str] | None = None
-        self._heuristics: core_search.Heuristics | None = None
+        self._heuristics: Heuristics | None = None
 
     def stop(self) -> None:
         """Ask a running search to return as soon as possible with its best move so far."""
@@ -73,28 +94,28 @@ class Searcher:
 
     # -- setting up ---------------------------------------------------------------------
 
-    def _prepare(self, board: Board) -> tuple[core.State, core.Tables]:
+    def _prepare(self, board: Board) -> tuple[State, Tables]:
         shape = (board.size, board.rule.value)
-        tables = core.rule_tables(board.rule.value, board.size)
-        state = core.new_state(board.size, board.rule.value == "renju")
+        tables = rule_tables(board.rule.value, board.size)
+        state = new_state(board.size, board.rule.value == "renju")
         state.stop[0] = 0
         state = state._replace(stop=self._stop_flag)
-        core.init_walls(state, tables)
+        init_walls(state, tables)
         for x, y in board.moves:
             color = int(board.cell(x, y))
-            core.place(state, tables, core.point_index(state, x, y), color)
+            place(state, tables, point_index(state, x, y), color)
         if self._shape != shape or self._tt is None or self._heuristics is None:
-            self._tt = core_search.new_tt(self.tt_mb)
-            self._heuristics = core_search.new_heuristics(state.cells.shape[0])
+            self._tt = new_tt(self.tt_mb)
+            self._heuristics = new_heuristics(state.cells.shape[0])
             self._shape = shape
         else:
             # Old history still orders moves well, but must not swamp the new search.
             self._heuristics.history[:] //= 8
             self._heuristics.killers[:] = 0
-        state.info[core.I_ROOT_COLOR] = int(board.turn)
-        state.info[core.I_DEFENCE] = round(self.defence * 100)
-        state.info[core.I_NOISE] = self.noise
-        state.info[core.I_SEED] = self.seed * 2654435761 + 97
+        state.info[I_ROOT_COLOR] = int(board.turn)
+        state.info[I_DEFENCE] = round(self.defence * 100)
+        state.info[I_NOISE] = self.noise
+        state.info[I_SEED] = self.seed * 2654435761 + 97
         return state, tables
 
     # -- searching ----------------------------------------------------------------------
@@ -113,7 +134,7 @@ class Searcher:
         state, tables = self._prepare(board)
         assert self._tt is not None and self._heuristics is not None
         tt, hs = self._tt, self._heuristics
-        state.info[core.I_NODE_LIMIT] = limit.nodes or 0
+        state.info[I_NODE_LIMIT] = limit.nodes or 0
         timer: threading.Timer | None = None
         if limit.time is not None:
             timer = threading.Timer(limit.time, self.stop)
@@ -128,28 +149,28 @@ class Searcher:
     def _iterate(
         self,
         board: Board,
-        state: core.State,
-        tables: core.Tables,
-        tt: core_search.Tt,
-        hs: core_search.Heuristics,
+        state: State,
+        tables: Tables,
+        tt: Tt,
+        hs: Heuristics,
         limit: Limit,
         start: float,
     ) -> SearchResult:
         def to_point(index: int) -> Point:
-            return core.index_point(state, int(index))
+            return index_point(state, int(index))
 
         # A forced win by continuous fours needs no deeper search.
-        win = core_search.root_vcf(state, tables, hs, core_search.ROOT_VCF_DEPTH)
-        if win > 0 and state.info[core.I_STOPPED] == 0:
+        win = root_vcf(state, tables, hs, ROOT_VCF_DEPTH)
+        if win > 0 and state.info[I_STOPPED] == 0:
             line = []
             for k in range(win):
                 if hs.vcf_line[k] < 0:
                     break
                 line.append(to_point(hs.vcf_line[k]))
-            result = self._result(line[0], core_search.MATE - win, 1, state, line, start)
+            result = self._result(line[0], MATE - win, 1, state, line, start)
             self._report(result)
             return result
-        state.info[core.I_STOPPED] = 0
+        state.info[I_STOPPED] = 0
         # Then a win by threats (fours and open threes), when there is time for it.
         renju_black = board.rule.has_forbidden and board.turn == 1
         if (
@@ -160,13 +181,13 @@ class Searcher:
             # Worst case a threat-search node costs tens of microseconds: keep it to a
             # fraction of the move's time so the main search always gets most of it.
             budget = VCT_NODES if limit.time is None else int(min(VCT_NODES, limit.time * 20_000))
-            win = core_search.root_vct(state, tables, hs, core_search.ROOT_VCT_DEPTH, budget)
+            win = root_vct(state, tables, hs, ROOT_VCT_DEPTH, budget)
             if win > 0 and not self._stop_flag[0]:
                 move = to_point(hs.vcf_line[0])
-                result = self._result(move, core_search.MATE - win, 1, state, [move], start)
+                result = self._result(move, MATE - win, 1, state, [move], start)
                 self._report(result)
                 return result
-            state.info[core.I_STOPPED] = 0
+            state.info[I_STOPPED] = 0
 
         fallback = board.legal_moves()
         best: SearchResult | None = None
@@ -176,18 +197,18 @@ class Searcher:
             if depth >= 3 and best is not None and abs(score) < MATE_BOUND:
                 alpha, beta = score - ASPIRATION_WINDOW, score + ASPIRATION_WINDOW
             else:
-                alpha, beta = -core_search.INF, core_search.INF
+                alpha, beta = -INF, INF
             while True:
-                value = int(core_search.pvs(state, tables, tt, hs, depth, alpha, beta, 0))
-                if state.info[core.I_STOPPED]:
+                value = int(pvs(state, tables, tt, hs, depth, alpha, beta, 0))
+                if state.info[I_STOPPED]:
                     break
                 if value <= alpha:
-                    alpha = -core_search.INF
+                    alpha = -INF
                 elif value >= beta:
-                    beta = core_search.INF
+                    beta = INF
                 else:
                     break
-            stopped = bool(state.info[core.I_STOPPED])
+            stopped = bool(state.info[I_STOPPED])
             pv_len = int(hs.pv_len[0])
             if pv_len == 0:
                 break
@@ -200,7 +221,7 @@ class Searcher:
             score = value
             best = self._result(pv[0], score, depth, state, pv, start)
             self._report(best)
-            if abs(score) >= MATE_BOUND and core_search.MATE - abs(score) <= depth:
+            if abs(score) >= MATE_BOUND and MATE - abs(score) <= depth:
                 break
             elapsed = time.perf_counter() - start
             if limit.time is not None and elapsed > ITERATION_TIME_SHARE * limit.time:
@@ -209,7 +230,7 @@ class Searcher:
                 break
         if best is None:
             # Stopped before the first iteration finished: take the best-ordered move.
-            count = core_search.generate(state, hs, 0, -1, 1)
+            count = generate(state, hs, 0, -1, 1)
             move = to_point(hs.moves[0, 0]) if count > 0 else fallback[0]
             best = self._result(move, 0, 0, state, [move], start)
         if best.move not in fallback and fallback:
@@ -222,12 +243,12 @@ class Searcher:
         move: Point,
         score: int,
         depth: int,
-        state: core.State,
+        state: State,
         pv: list[Point],
         start: float,
     ) -> SearchResult:
         elapsed = time.perf_counter() - start
-        nodes = int(state.info[core.I_NODES])
+        nodes = int(state.info[I_NODES])
         nps = int(nodes / elapsed) if elapsed > 0 else 0
         return SearchResult(move, int(score), depth, nodes, pv, elapsed, nps)
 

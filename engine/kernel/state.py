@@ -6,9 +6,9 @@ Only the four lines through a move change, so a move updates the window keys of 
 cells around it in each direction and looks their shapes up in the tables from
 ``patterns``. Each empty cell then has, per side, a ``class`` (five, open four, four with
 an open three, four, double three, open three, none) and a ``value`` used for ordering and
-evaluation. ``core_search`` holds the searches over this state; ``search`` is the
-plain-Python face of both. Every function here runs compiled under numba, or as plain
-Python with ``NUMBA_DISABLE_JIT=1``."""
+evaluation. The searches in the other ``engine.kernel`` modules read and change this
+state; ``engine.search.searcher`` is their plain-Python face. Every function here runs compiled
+under numba, or as plain Python with ``NUMBA_DISABLE_JIT=1``."""
 
 from __future__ import annotations
 
@@ -17,38 +17,12 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from engine.patterns import (
-    B1,
-    B2,
-    B3,
-    B4,
-    DEAD,
-    F1,
-    F2,
-    F3,
-    F4,
-    F5,
-    HALF,
-    NUM_PATTERNS,
-    OL,
-    build_table,
-    key_slot,
-    swap_colours,
-)
+from engine.kernel.patterns import HALF, NUM_PATTERNS, key_slot
+from engine.kernel.tables import NUM_CLASSES, Tables
 
 WALL = 3
 PAD = HALF
 MAX_PLY = 256
-
-# Combined class of an empty cell for one side, from its four line shapes.
-C_NONE = 0
-C_FLEX3 = 1  # one open three
-C_FLEX3_2X = 2  # two open threes (renju: forbidden to black)
-C_BLOCK4 = 3  # one four
-C_BLOCK4_FLEX3 = 4  # a four and an open three: wins unless the four is answered by a four
-C_FLEX4 = 5  # an open four or two fours: wins next move
-C_FIVE = 6  # makes five now
-NUM_CLASSES = 7
 
 # Slots of the ``info`` array of scalars.
 I_SIZE = 0
@@ -67,74 +41,6 @@ I_DEFENCE = 12  # defence factor in 1/100
 I_THREAT_LIMIT = 13  # node count at which a threat search gives up
 I_COUNT = 16
 
-# Value of one shape in one direction, for move ordering and evaluation.
-SHAPE_VALUE = np.zeros(NUM_PATTERNS, dtype=np.int32)
-SHAPE_VALUE[DEAD] = 0
-SHAPE_VALUE[B1] = 1
-SHAPE_VALUE[F1] = 3
-SHAPE_VALUE[B2] = 5
-SHAPE_VALUE[F2] = 14
-SHAPE_VALUE[B3] = 16
-SHAPE_VALUE[F3] = 48
-SHAPE_VALUE[B4] = 60
-SHAPE_VALUE[F4] = 400
-SHAPE_VALUE[F5] = 4000
-SHAPE_VALUE[OL] = 0
-
-
-def _combo_tables() -> tuple[np.ndarray, np.ndarray]:
-    size = NUM_PATTERNS**4
-    values = np.zeros(size, dtype=np.int32)
-    classes = np.zeros(size, dtype=np.int8)
-    for index in range(size):
-        shapes = [
-            index // NUM_PATTERNS**3,
-            (index // NUM_PATTERNS**2) % NUM_PATTERNS,
-            (index // NUM_PATTERNS) % NUM_PATTERNS,
-            index % NUM_PATTERNS,
-        ]
-        value = sum(int(SHAPE_VALUE[s]) for s in shapes)
-        fives = shapes.count(F5)
-        flex4 = shapes.count(F4)
-        block4 = shapes.count(B4)
-        flex3 = shapes.count(F3)
-        if fives:
-            cls = C_FIVE
-        elif flex4 or block4 >= 2:
-            cls = C_FLEX4
-            value += 600
-        elif block4 and flex3:
-            cls = C_BLOCK4_FLEX3
-            value += 500
-        elif block4:
-            cls = C_BLOCK4
-        elif flex3 >= 2:
-            cls = C_FLEX3_2X
-            value += 300
-        elif flex3:
-            cls = C_FLEX3
-        else:
-            cls = C_NONE
-        # Two developing shapes in different lines reinforce each other.
-        developing = sum(1 for s in shapes if s in (F2, B3, F3))
-        if developing >= 2:
-            value += 20 * (developing - 1)
-        values[index] = value
-        classes[index] = cls
-    return values, classes
-
-
-COMBO_VALUE, COMBO_CLASS = _combo_tables()
-
-
-class Tables(NamedTuple):
-    """Read-only lookup tables for one rule."""
-
-    shapes: np.ndarray  # uint8[2, 2**20]: shape for black / white by window key
-    combo_value: np.ndarray  # int32[11**4]
-    combo_class: np.ndarray  # int8[11**4]
-    zobrist: np.ndarray  # int64[3, cells]
-
 
 class State(NamedTuple):
     """Mutable search state for one board size and rule."""
@@ -151,27 +57,6 @@ class State(NamedTuple):
     stack: np.ndarray  # int32[cells + MAX_PLY + 64]: every stone placed, in order
     info: np.ndarray  # int64[I_COUNT]: scalars (see I_*)
     stop: np.ndarray  # int8[1]: set by another thread to stop the search
-
-
-_TABLE_CACHE: dict[str, Tables] = {}
-
-
-def rule_tables(rule_name: str, size: int) -> Tables:
-    """Lookup tables for a rule: shapes for both sides and Zobrist keys for a board size."""
-    cache_key = f"{rule_name}:{size}"
-    if cache_key in _TABLE_CACHE:
-        return _TABLE_CACHE[cache_key]
-    black_exact = rule_name in ("standard", "renju")
-    white_exact = rule_name == "standard"
-    shapes = np.zeros((2, 1 << (4 * HALF)), dtype=np.uint8)
-    shapes[0] = build_table(black_exact)
-    shapes[1] = swap_colours(build_table(white_exact))
-    stride = size + 2 * PAD
-    rng = np.random.default_rng(20261122 + size)
-    zobrist = rng.integers(-(2**62), 2**62, size=(3, stride * stride), dtype=np.int64)
-    tables = Tables(shapes, COMBO_VALUE, COMBO_CLASS.astype(np.int8), zobrist)
-    _TABLE_CACHE[cache_key] = tables
-    return tables
 
 
 def new_state(size: int, renju: bool) -> State:
@@ -332,3 +217,9 @@ def init_walls(st: State, tb: Tables) -> None:
                 st.klass[side, i] = 0
                 st.class_count[side, 0] += 1
             _refresh_cell(st, tb, i)
+
+
+@njit(cache=True)
+def side_to_move(st: State) -> int:
+    """1 (black) or 2 (white): black moves at even plies."""
+    return 1 + (st.info[I_PLY] & 1)

@@ -2,9 +2,9 @@
 
 ``BrainProcess`` launches a brain command, sends it START/INFO/BEGIN/TURN/BOARD/TAKEBACK/END
 and reads its replies with a deadline. A reader thread feeds a queue so a silent brain times
-out instead of hanging the caller. The match runner (``engine.match``) plays brains against
+out instead of hanging the caller. The match runner (``engine.tools.match``) plays brains against
 each other through it, and the web app uses it to seat external engines as players. The
-brain side of the same protocol is ``engine.pbrain``."""
+brain side of the same protocol is ``engine.protocol.pbrain``."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 
-from engine.points import Point
+from engine.game.points import Point
 
 # A brain that has not said OK to START by then is considered dead; the first START may
 # include loading and compiling a search core.

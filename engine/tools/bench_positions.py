@@ -3,13 +3,13 @@
 Six are Gomocup 2026 openings (3 to 11 stones) and eight are middle games reached from
 other openings by a plain depth-2 alpha-beta player; three of those hold a forced win
 (the searcher solves them at once), the "quiet" ones do not. Moves are point names (``h8``
-is the centre), black first. ``engine.bench`` reads them; keeping them in the package
+is the centre), black first. ``engine.tools.bench`` reads them; keeping them in the package
 means the benchmark needs no data files."""
 
 from __future__ import annotations
 
-from engine.board import Board
-from engine.points import parse_point
+from engine.game.board import Board
+from engine.game.points import parse_point
 
 BENCH_SIZE = 15
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engine.points import Point
+from engine.game.points import Point
 
 MATE = 30000
 MATE_BOUND = MATE - 1000

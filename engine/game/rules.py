@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from enum import Enum
 
-from engine.errors import UnknownRuleError
+from engine.game.errors import UnknownRuleError
 
 
 class Rule(Enum):

@@ -1,7 +1,7 @@
 """A Monte Carlo tree search player with the same API as the negamax ``Searcher``.
 
 ``MctsSearcher.search(board, limit)`` copies the board into the compiled arrays of
-``engine.mcts_core``, settles the obvious first (a win in one, a forced block, a win by
+``engine.kernel.mcts_tree``, settles the obvious first (a win in one, a forced block, a win by
 continuous fours), then grows a UCT tree whose leaves are scored by heavy playouts that
 know fives, fours and open threes. It reports through ``on_iteration`` like the negamax
 searcher, keeps the subtree of the position that follows between calls, and never
@@ -20,16 +20,18 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from engine import core as threat_core
-from engine import core_search
-from engine import mcts_core as core
-from engine.board import Board
-from engine.color import Color
-from engine.errors import GameOverError
-from engine.limit import Limit
-from engine.points import Point
-from engine.result import MATE, IterationInfo, SearchResult
-from engine.rules import Rule
+from engine.game.board import Board
+from engine.game.color import Color
+from engine.game.errors import GameOverError
+from engine.game.points import Point
+from engine.game.rules import Rule
+from engine.kernel import mcts_tree as core
+from engine.kernel import state as threat_core
+from engine.kernel.heuristics import Heuristics, new_heuristics
+from engine.kernel.tables import C_FIVE, Tables, rule_tables
+from engine.kernel.threats import ROOT_VCF_DEPTH, ROOT_VCT_DEPTH, root_vcf, root_vct
+from engine.search.limit import Limit
+from engine.search.result import MATE, IterationInfo, SearchResult
 
 NODE_BYTES = 33  # the per-node arrays of the tree pool, summed
 VCF_MAX_DEPTH = 12
@@ -235,7 +237,7 @@ class MctsSearcher:
         self._rng = random.Random(seed)
         self._stop = threading.Event()
         self._threat_stop = np.zeros(1, dtype=np.int8)
-        self._threat_heuristics: core_search.Heuristics | None = None
+        self._threat_heuristics: Heuristics | None = None
         self._threat_cells = 0
         self._tree: _Tree | None = None
         self._tree_moves: list[Point] = []
@@ -346,10 +348,10 @@ class MctsSearcher:
         else:
             budget = THREAT_NODES
         state, tables, hs = self._threat_state(board)
-        plies = core_search.root_vcf(state, tables, hs, core_search.ROOT_VCF_DEPTH)
+        plies = root_vcf(state, tables, hs, ROOT_VCF_DEPTH)
         # Renju black's threes may be forbidden shapes: only fours are trusted there.
         if plies == 0 and not (board.rule.has_forbidden and board.turn is Color.BLACK):
-            plies = core_search.root_vct(state, tables, hs, core_search.ROOT_VCT_DEPTH, budget)
+            plies = root_vct(state, tables, hs, ROOT_VCT_DEPTH, budget)
         if plies <= 0 or self._stop.is_set():
             return None
         move = threat_core.index_point(state, int(hs.vcf_line[0]))
@@ -357,11 +359,9 @@ class MctsSearcher:
             return None
         return SearchResult(move, MATE - plies, plies, int(state.info[threat_core.I_NODES]), [move])
 
-    def _threat_state(
-        self, board: Board
-    ) -> tuple[threat_core.State, threat_core.Tables, core_search.Heuristics]:
+    def _threat_state(self, board: Board) -> tuple[threat_core.State, Tables, Heuristics]:
         """``board`` in the negamax engine's state, for its compiled threat searches."""
-        tables = threat_core.rule_tables(board.rule.value, board.size)
+        tables = rule_tables(board.rule.value, board.size)
         state = threat_core.new_state(board.size, board.rule is Rule.RENJU)
         state = state._replace(stop=self._threat_stop)
         threat_core.init_walls(state, tables)
@@ -369,7 +369,7 @@ class MctsSearcher:
             index = threat_core.point_index(state, x, y)
             threat_core.place(state, tables, index, int(board.cell(x, y)))
         if self._threat_heuristics is None or self._threat_cells != state.cells.shape[0]:
-            self._threat_heuristics = core_search.new_heuristics(state.cells.shape[0])
+            self._threat_heuristics = new_heuristics(state.cells.shape[0])
             self._threat_cells = state.cells.shape[0]
         return state, tables, self._threat_heuristics
 
@@ -584,14 +584,12 @@ class MctsSearcher:
                 if reply == mine:
                     continue
                 replies += 1
-                if state.klass[opponent - 1, reply] == threat_core.C_FIVE:
+                if state.klass[opponent - 1, reply] == C_FIVE:
                     continue
                 threat_core.place(state, tables, reply, opponent)
-                plies = core_search.root_vcf(state, tables, hs, core_search.ROOT_VCF_DEPTH)
+                plies = root_vcf(state, tables, hs, ROOT_VCF_DEPTH)
                 if plies == 0:
-                    plies = core_search.root_vct(
-                        state, tables, hs, core_search.ROOT_VCT_DEPTH, TRAP_VCT_NODES
-                    )
+                    plies = root_vct(state, tables, hs, ROOT_VCT_DEPTH, TRAP_VCT_NODES)
                 threat_core.remove(state, tables)
                 # A five at once is a blunder any opponent sees; deeper threats are traps.
                 if plies > 1:

@@ -1,10 +1,10 @@
 """The match runner: ``gomoku match`` plays two Gomocup brains against each other.
 
-Each opening (``engine.openings``) is played twice, engine1 black then white. Brains are
+Each opening (``engine.tools.openings``) is played twice, engine1 black then white. Brains are
 driven over the protocol by ``engine.gomocup.BrainProcess`` and every move is adjudicated
 with ``engine.Board``: five, renju forbidden move and full board as the rules say, and an
 illegal move, a crash, a protocol error or a move slower than the turn limit plus a small
-pipe tolerance loses. Prints one line per game, then W-L-D, score and Elo (``engine.elo``)
+pipe tolerance loses. Prints one line per game, then W-L-D, score and Elo (``engine.tools.elo``)
 with the move-time figures of both engines; ``--json`` prints the same as one object."""
 
 from __future__ import annotations
@@ -18,20 +18,20 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from engine.board import Board
-from engine.color import Color
-from engine.elo import elo_estimate
-from engine.errors import IllegalMoveError
-from engine.gomocup import (
+from engine.game.board import Board
+from engine.game.color import Color
+from engine.game.errors import IllegalMoveError
+from engine.game.points import Point
+from engine.game.rules import Rule
+from engine.protocol.gomocup import (
     BrainCrashedError,
     BrainError,
     BrainProcess,
     BrainProtocolError,
     BrainTimeoutError,
 )
-from engine.openings import load_openings
-from engine.points import Point
-from engine.rules import Rule
+from engine.tools.elo import elo_estimate
+from engine.tools.openings import load_openings
 
 DEFAULT_TOLERANCE_MS = 100
 

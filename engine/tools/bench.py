@@ -2,8 +2,8 @@
 
 Measures, in this order: the compile/load time of the first search in the process; nodes
 per second and the depth reached at a fixed time per position; the time to reach a fixed
-depth; and the speed-up over the plain-Python reference negamax (``engine.plain``) at an
-equal depth on the same positions (``engine.bench_positions``). Prints a table, or one
+depth; and the speed-up over the plain-Python reference negamax (``engine.search.plain``) at an
+equal depth on the same positions (``engine.tools.bench_positions``). Prints a table, or one
 JSON object with ``--json``; ``--quick`` uses fewer positions and shorter times."""
 
 from __future__ import annotations
@@ -14,12 +14,12 @@ import sys
 import time
 from typing import Any
 
-from engine.bench_positions import bench_boards
-from engine.board import Board
-from engine.limit import Limit
-from engine.plain import PlainSearcher
-from engine.result import MATE_BOUND
-from engine.search import Searcher
+from engine.game.board import Board
+from engine.search.limit import Limit
+from engine.search.plain import PlainSearcher
+from engine.search.result import MATE_BOUND
+from engine.search.searcher import Searcher
+from engine.tools.bench_positions import bench_boards
 
 QUICK_POSITIONS = 3
 

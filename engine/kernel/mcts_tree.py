@@ -1,6 +1,6 @@
 """The compiled core of the MCTS player: line patterns, heavy playouts and the UCT tree.
 
-``engine.mcts`` owns the plain-Python ``MctsSearcher``; it copies a ``Board`` into the
+``engine.search.mcts`` owns the plain-Python ``MctsSearcher``; it copies a ``Board`` into the
 padded arrays described here and calls ``run_iterations`` in short chunks, so that time
 limits, ``stop()`` and progress reports stay in Python. Everything below is numba
 ``@njit(cache=True)`` over numpy arrays and also runs (slowly) with
@@ -21,7 +21,7 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
-from engine.core_search import is_forbidden as _core_is_forbidden
+from engine.kernel.forbidden import is_forbidden as _core_is_forbidden
 
 F = TypeVar("F", bound=Callable[..., Any])
 

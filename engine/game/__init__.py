@@ -1,0 +1,1 @@
+"""The rules of the game in plain Python: points, colours, rules, the board and renju."""

@@ -1,0 +1,71 @@
+"""Scans of the board for cells of a given class: the five to complete, the winning four."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from engine.kernel.forbidden import forbidden_at
+from engine.kernel.state import (
+    I_RENJU,
+    I_SIZE,
+    I_STRIDE,
+    PAD,
+    State,
+)
+from engine.kernel.tables import (
+    C_FIVE,
+    C_FLEX4,
+)
+
+
+@njit(cache=True)
+def first_cell_of_class(st: State, side: int, klass: int) -> int:
+    size = st.info[I_SIZE]
+    stride = st.info[I_STRIDE]
+    for y in range(size):
+        base = (y + PAD) * stride + PAD
+        for x in range(size):
+            i = base + x
+            if st.cells[i] == 0 and st.klass[side, i] == klass:
+                return i
+    return -1
+
+
+@njit(cache=True)
+def five_cells(st: State, side: int, out: np.ndarray) -> int:
+    """Empty cells where ``side`` makes five; returns how many (up to out's length)."""
+    size = st.info[I_SIZE]
+    stride = st.info[I_STRIDE]
+    count = 0
+    for y in range(size):
+        base = (y + PAD) * stride + PAD
+        for x in range(size):
+            i = base + x
+            if st.cells[i] == 0 and st.klass[side, i] == C_FIVE:
+                out[count] = i
+                count += 1
+                if count == out.shape[0]:
+                    return count
+    return count
+
+
+@njit(cache=True)
+def winning_flex4_cell(st: State, side: int) -> int:
+    """A cell where ``side`` makes an open four or two fours (and may play), or -1."""
+    if st.class_count[side, C_FLEX4] == 0:
+        return -1
+    renju_black = side == 0 and st.info[I_RENJU] != 0
+    size = st.info[I_SIZE]
+    stride = st.info[I_STRIDE]
+    for y in range(size):
+        base = (y + PAD) * stride + PAD
+        for x in range(size):
+            i = base + x
+            if (
+                st.cells[i] == 0
+                and st.klass[side, i] == C_FLEX4
+                and not (renju_black and forbidden_at(st, i))
+            ):
+                return i
+    return -1

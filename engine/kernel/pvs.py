@@ -1,0 +1,199 @@
+"""The principal variation search: negamax with alpha-beta, null windows, late-move
+reductions, the transposition table and a VCF probe at the leaves."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from engine.kernel.cells import first_cell_of_class, five_cells, winning_flex4_cell
+from engine.kernel.evaluation import evaluate
+from engine.kernel.forbidden import forbidden_at
+from engine.kernel.heuristics import Heuristics
+from engine.kernel.movepick import BRANCH_LIMIT, ROOT_BRANCH_LIMIT, generate
+from engine.kernel.scores import INF, MATE, MATE_BOUND
+from engine.kernel.signatures import HEURISTICS_T, I64, STATE_T, TABLES_T, TT_T
+from engine.kernel.state import (
+    I_HASH,
+    I_NODE_LIMIT,
+    I_NODES,
+    I_RENJU,
+    I_SEL_DEPTH,
+    I_STOPPED,
+    MAX_PLY,
+    State,
+    place,
+    remove,
+    side_to_move,
+)
+from engine.kernel.tables import (
+    C_BLOCK4,
+    C_BLOCK4_FLEX3,
+    C_FIVE,
+    C_FLEX3,
+    C_FLEX4,
+    Tables,
+)
+from engine.kernel.threats import LEAF_VCF_DEPTH, vcf
+from engine.kernel.tt import TT_EXACT, TT_LOWER, TT_UPPER, Tt, tt_store
+
+
+@njit(cache=True)
+def _update_pv(hs: Heuristics, ply: int, move: int) -> None:
+    hs.pv[ply, ply] = move
+    child_len = hs.pv_len[ply + 1]
+    for k in range(ply + 1, child_len):
+        hs.pv[ply, k] = hs.pv[ply + 1, k]
+    hs.pv_len[ply] = child_len if child_len > ply + 1 else ply + 1
+
+
+@njit(cache=True)
+def _check_stop(st: State) -> bool:
+    if st.info[I_STOPPED] != 0:
+        return True
+    nodes = st.info[I_NODES]
+    limit = st.info[I_NODE_LIMIT]
+    # Reading the shared flag costs one load; checking it at every node keeps stops prompt.
+    if (limit > 0 and nodes >= limit) or st.stop[0] != 0:
+        st.info[I_STOPPED] = 1
+        return True
+    return False
+
+
+@njit(
+    I64(STATE_T, TABLES_T, TT_T, HEURISTICS_T, I64, I64, I64, I64),  # type: ignore[call-overload]
+    cache=True,
+    nogil=True,
+)
+def pvs(
+    st: State,
+    tb: Tables,
+    tt: Tt,
+    hs: Heuristics,
+    depth: int,
+    alpha: int,
+    beta: int,
+    ply: int,
+) -> int:
+    # Step 1. Count the node, honour stop requests and node limits.
+    hs.pv_len[ply] = ply
+    st.info[I_NODES] += 1
+    if _check_stop(st):
+        return 0
+    if ply > st.info[I_SEL_DEPTH]:
+        st.info[I_SEL_DEPTH] = ply
+    color = side_to_move(st)
+    me = color - 1
+    op = 2 - color
+    renju = st.info[I_RENJU] != 0
+
+    # Step 2. Immediate results: our five, the opponent's four that must be blocked,
+    # our open four.
+    if st.class_count[me, C_FIVE] > 0:
+        hs.pv[ply, ply] = first_cell_of_class(st, me, C_FIVE)
+        hs.pv_len[ply] = ply + 1
+        return MATE - ply - 1
+    if st.class_count[op, C_FIVE] > 0:
+        fives = np.empty(2, dtype=np.int64)
+        found = five_cells(st, op, fives)
+        block = fives[0]
+        lost = found >= 2 or (renju and color == 1 and forbidden_at(st, block))
+        if lost and ply > 0:
+            return -(MATE - ply - 2)
+        place(st, tb, block, color)
+        score = -pvs(st, tb, tt, hs, depth, -beta, -alpha, ply + 1)
+        remove(st, tb)
+        if lost:
+            score = -(MATE - ply - 2)
+        _update_pv(hs, ply, block)
+        return score
+    flex4 = winning_flex4_cell(st, me)
+    if flex4 >= 0:
+        hs.pv[ply, ply] = flex4
+        hs.pv_len[ply] = ply + 1
+        return MATE - ply - 3
+    if ply >= MAX_PLY - 8:
+        return evaluate(st)
+
+    # Step 3. Transposition table.
+    key = st.info[I_HASH] ^ (np.int64(color) << 61)
+    slot = key & (tt.keys.shape[0] - 1)
+    tt_move = -1
+    if tt.keys[slot] == key:
+        data = tt.data[slot]
+        tt_move = int(data & 0xFFFF) - 1
+        tt_depth = int((data >> 16) & 0xFF) - 64
+        tt_flag = int((data >> 24) & 0x3)
+        tt_score = int(data >> 26) - (1 << 20)
+        if tt_score >= MATE_BOUND:
+            tt_score -= ply
+        elif tt_score <= -MATE_BOUND:
+            tt_score += ply
+        if ply > 0 and tt_depth >= depth:
+            if tt_flag == TT_EXACT:
+                return tt_score
+            if tt_flag == TT_LOWER and tt_score >= beta:
+                return tt_score
+            if tt_flag == TT_UPPER and tt_score <= alpha:
+                return tt_score
+
+    # Step 4. Leaves: a threat search, then the static evaluation.
+    if depth <= 0:
+        # A win by fours needs a four that also makes a three, or several fours to
+        # choose from; without them the threat search is skipped.
+        if st.class_count[me, C_BLOCK4_FLEX3] > 0 or st.class_count[me, C_BLOCK4] >= 3:
+            win = vcf(st, tb, hs, ply, LEAF_VCF_DEPTH)
+            if win > 0:
+                return MATE - ply - win
+        return evaluate(st)
+
+    # Step 5. Generate and order the moves.
+    defending = st.class_count[op, C_FLEX4] > 0
+    count = generate(st, hs, ply, tt_move, ROOT_BRANCH_LIMIT if ply == 0 else BRANCH_LIMIT)
+    if count == 0:
+        return 0 if ply > 0 else evaluate(st)
+
+    # Step 6. Principal variation search over the moves.
+    best = -INF
+    best_move = hs.moves[ply, 0]
+    original_alpha = alpha
+    for n in range(count):
+        move = hs.moves[ply, n]
+        threat = st.klass[me, move] >= C_FLEX3 or st.klass[op, move] >= C_BLOCK4
+        place(st, tb, move, color)
+        if n == 0:
+            score = -pvs(st, tb, tt, hs, depth - 1, -beta, -alpha, ply + 1)
+        else:
+            reduction = 1 if (depth >= 3 and n >= 4 and not threat and not defending) else 0
+            score = -pvs(st, tb, tt, hs, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1)
+            if score > alpha and reduction > 0:
+                score = -pvs(st, tb, tt, hs, depth - 1, -alpha - 1, -alpha, ply + 1)
+            if alpha < score < beta:
+                score = -pvs(st, tb, tt, hs, depth - 1, -beta, -alpha, ply + 1)
+        remove(st, tb)
+        if st.info[I_STOPPED] != 0:
+            break
+        if score > best:
+            best = score
+            best_move = move
+            if score > alpha:
+                alpha = score
+                _update_pv(hs, ply, move)
+                if score >= beta:
+                    if move != hs.killers[ply, 0]:
+                        hs.killers[ply, 1] = hs.killers[ply, 0]
+                        hs.killers[ply, 0] = move
+                    hs.history[me, move] += depth * depth
+                    break
+    if st.info[I_STOPPED] != 0:
+        return best if best > -INF else 0
+
+    # Step 7. Store the result.
+    if best >= beta:
+        flag = TT_LOWER
+    elif best > original_alpha:
+        flag = TT_EXACT
+    else:
+        flag = TT_UPPER
+    tt_store(tt, key, best_move, depth, flag, best, ply)
+    return best

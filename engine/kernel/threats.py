@@ -1,0 +1,228 @@
+"""Threat searches: victory by continuous fours (VCF) and by continuous threats (VCT,
+fours and open threes) for the side to move."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from engine.kernel.cells import first_cell_of_class, winning_flex4_cell
+from engine.kernel.forbidden import forbidden_at
+from engine.kernel.heuristics import MAX_MOVES, Heuristics
+from engine.kernel.movepick import generate
+from engine.kernel.patterns import F5
+from engine.kernel.signatures import HEURISTICS_T, I64, STATE_T, TABLES_T
+from engine.kernel.state import (
+    I_HASH,
+    I_NODES,
+    I_RENJU,
+    I_SIZE,
+    I_STRIDE,
+    I_THREAT_LIMIT,
+    MAX_PLY,
+    PAD,
+    WALL,
+    State,
+    place,
+    remove,
+    side_to_move,
+)
+from engine.kernel.tables import (
+    C_BLOCK4,
+    C_BLOCK4_FLEX3,
+    C_FIVE,
+    C_FLEX3,
+    C_FLEX3_2X,
+    C_FLEX4,
+    Tables,
+)
+
+LEAF_VCF_DEPTH = 6  # fours in a row tried at the leaves
+ROOT_VCF_DEPTH = 24
+ROOT_VCT_DEPTH = 5
+
+
+@njit(cache=True)
+def _five_point_after_four(st: State, tb: Tables, side: int, i: int) -> int:
+    """The point completing the four just made at ``i``."""
+    for d in range(4):
+        step = st.dirs[d]
+        for sign in (-1, 1):
+            for k in range(1, 5):
+                j = i + sign * k * step
+                c = st.cells[j]
+                if c == WALL:
+                    break
+                if c == 0 and st.shape[side, d, j] == F5:
+                    return j
+    return -1
+
+
+@njit(I64(STATE_T, TABLES_T, HEURISTICS_T, I64, I64), cache=True)  # type: ignore[call-overload]
+def vcf(st: State, tb: Tables, hs: Heuristics, ply: int, budget: int) -> int:
+    """Victory by continuous fours for the side to move: plies to the win, or 0.
+
+    Every attacking move is a four, so the defender's reply is forced; the defender's
+    own fours end the line (they would have to be answered). Failed positions are
+    remembered by hash so transpositions of the same fours are not searched twice."""
+    st.info[I_NODES] += 1
+    color = side_to_move(st)
+    me = color - 1
+    op = 2 - color
+    if st.stop[0] != 0:
+        # Out of time: report no win (a win found later in the line would be unproven).
+        return 0
+    if st.class_count[me, C_FIVE] > 0:
+        hs.vcf_line[ply] = first_cell_of_class(st, me, C_FIVE)
+        hs.vcf_line[ply + 1] = -1
+        return 1
+    if st.class_count[op, C_FIVE] > 0:
+        return 0
+    flex4 = winning_flex4_cell(st, me)
+    if flex4 >= 0:
+        hs.vcf_line[ply] = flex4
+        hs.vcf_line[ply + 1] = -1
+        return 3
+    if budget <= 0 or ply >= MAX_PLY:
+        return 0
+    if st.class_count[me, C_BLOCK4] + st.class_count[me, C_BLOCK4_FLEX3] == 0:
+        return 0
+    key = st.info[I_HASH] ^ (np.int64(color) << 60) ^ (np.int64(budget) << 52)
+    slot = key & (hs.vcf_fail.shape[0] - 1)
+    if hs.vcf_fail[slot] == key:
+        return 0
+    renju = st.info[I_RENJU] != 0
+    size = st.info[I_SIZE]
+    stride = st.info[I_STRIDE]
+    # One scan collects the fours; those that also make an open three go first, since
+    # they usually finish the attack.
+    fours = np.empty(64, dtype=np.int64)
+    count = 0
+    strong = 0
+    for y in range(size):
+        base = (y + PAD) * stride + PAD
+        for x in range(size):
+            i = base + x
+            if st.cells[i] != 0:
+                continue
+            klass = st.klass[me, i]
+            if klass == C_BLOCK4_FLEX3 and count < 64:
+                fours[count] = fours[strong]
+                fours[strong] = i
+                strong += 1
+                count += 1
+            elif klass == C_BLOCK4 and count < 64:
+                fours[count] = i
+                count += 1
+    for n in range(count):
+        i = fours[n]
+        if renju and color == 1 and forbidden_at(st, i):
+            continue
+        place(st, tb, i, color)
+        block = _five_point_after_four(st, tb, me, i)
+        if block < 0:
+            remove(st, tb)
+            continue
+        if renju and color == 2 and forbidden_at(st, block):
+            # Black cannot block on a forbidden point: the four wins.
+            remove(st, tb)
+            hs.vcf_line[ply] = i
+            hs.vcf_line[ply + 1] = -1
+            return 3
+        place(st, tb, block, 3 - color)
+        result = vcf(st, tb, hs, ply + 2, budget - 1)
+        remove(st, tb)
+        remove(st, tb)
+        if result > 0:
+            hs.vcf_line[ply] = i
+            hs.vcf_line[ply + 1] = block
+            return result + 2
+    if st.stop[0] == 0:
+        # Only a finished search proves there is no win here.
+        hs.vcf_fail[slot] = key
+    return 0
+
+
+@njit(I64(STATE_T, TABLES_T, HEURISTICS_T, I64, I64), cache=True)  # type: ignore[call-overload]
+def vct(st: State, tb: Tables, hs: Heuristics, ply: int, budget: int) -> int:
+    """Victory by continuous threats for the side to move: plies to the win, or 0.
+
+    Attacking moves are fours and open threes. A four has one forced reply; an open three
+    must be answered, so every defence (blocking points and the defender's own fours)
+    is tried and the attack holds only if it wins against all of them. A defender's
+    four ends the line, which keeps the search sound but conservative."""
+    st.info[I_NODES] += 1
+    if st.info[I_NODES] >= st.info[I_THREAT_LIMIT] or st.stop[0] != 0:
+        return 0
+    color = side_to_move(st)
+    me = color - 1
+    op = 2 - color
+    win = vcf(st, tb, hs, ply, LEAF_VCF_DEPTH + 4)
+    if win > 0:
+        return win
+    if budget <= 0 or ply >= MAX_PLY - 16:
+        return 0
+    if st.class_count[op, C_FIVE] > 0 or st.class_count[op, C_FLEX4] > 0:
+        return 0
+    if st.class_count[me, C_FLEX3] + st.class_count[me, C_FLEX3_2X] == 0:
+        return 0
+    key = st.info[I_HASH] ^ (np.int64(color) << 59) ^ (np.int64(budget) << 52)
+    slot = key & (hs.vcf_fail.shape[0] - 1)
+    if hs.vcf_fail[slot] == key:
+        return 0
+    renju = st.info[I_RENJU] != 0
+    size = st.info[I_SIZE]
+    stride = st.info[I_STRIDE]
+    reply_ply = ply + 1
+    for wanted in (C_FLEX3_2X, C_FLEX3):
+        for y in range(size):
+            base = (y + PAD) * stride + PAD
+            for x in range(size):
+                i = base + x
+                if st.cells[i] != 0 or st.klass[me, i] != wanted:
+                    continue
+                if renju and color == 1 and forbidden_at(st, i):
+                    continue
+                place(st, tb, i, color)
+                # Every defence must lose; the defender's moves come from the generator,
+                # which lists only blocks and counter-fours while we threaten.
+                count = generate(st, hs, reply_ply, -1, MAX_MOVES)
+                holds = count > 0
+                longest = 0
+                for n in range(count):
+                    reply = hs.moves[reply_ply, n]
+                    place(st, tb, reply, 3 - color)
+                    result = vct(st, tb, hs, ply + 2, budget - 1)
+                    remove(st, tb)
+                    if result == 0:
+                        holds = False
+                        break
+                    if result > longest:
+                        longest = result
+                remove(st, tb)
+                if count == 0:
+                    # No defence at all, not even a legal block: the threat wins outright.
+                    hs.vcf_line[ply] = i
+                    hs.vcf_line[ply + 1] = -1
+                    return 5
+                if holds:
+                    hs.vcf_line[ply] = i
+                    hs.vcf_line[ply + 1] = -1
+                    return longest + 2
+    if st.stop[0] == 0 and st.info[I_NODES] < st.info[I_THREAT_LIMIT]:
+        hs.vcf_fail[slot] = key
+    return 0
+
+
+@njit(cache=True, nogil=True)
+def root_vct(st: State, tb: Tables, hs: Heuristics, budget: int, node_limit: int) -> int:
+    """VCT for the side to move at the root, within ``node_limit`` nodes; the first move
+    is left in ``hs.vcf_line[0]``."""
+    st.info[I_THREAT_LIMIT] = st.info[I_NODES] + node_limit
+    return vct(st, tb, hs, 0, budget)
+
+
+@njit(cache=True, nogil=True)
+def root_vcf(st: State, tb: Tables, hs: Heuristics, budget: int) -> int:
+    """VCF for the side to move at the root; the line is left in ``hs.vcf_line``."""
+    return vcf(st, tb, hs, 0, budget)

@@ -1,0 +1,54 @@
+"""The transposition table: one packed ``int64`` entry per slot, keyed by the position hash."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from engine.kernel.scores import MATE_BOUND
+
+TT_EXACT = 1
+TT_LOWER = 2
+TT_UPPER = 3
+
+
+class Tt(NamedTuple):
+    keys: np.ndarray  # int64[n]
+    data: np.ndarray  # int64[n]: move | depth << 16 | flag << 24 | (score + 2**20) << 26
+
+
+def new_tt(megabytes: int) -> Tt:
+    entries = 1
+    while entries * 16 * 2 <= megabytes * 1024 * 1024:
+        entries *= 2
+    return Tt(np.zeros(entries, dtype=np.int64), np.zeros(entries, dtype=np.int64))
+
+
+@njit(cache=True)
+def tt_store(tt: Tt, key: np.int64, move: int, depth: int, flag: int, score: int, ply: int) -> None:
+    if score >= MATE_BOUND:
+        score += ply
+    elif score <= -MATE_BOUND:
+        score -= ply
+    slot = key & (tt.keys.shape[0] - 1)
+    old = tt.data[slot]
+    if tt.keys[slot] == key and move < 0:
+        move = (old & 0xFFFF) - 1
+    packed = (
+        np.int64(move + 1)
+        | (np.int64(depth + 64) << 16)
+        | (np.int64(flag) << 24)
+        | (np.int64(score + (1 << 20)) << 26)
+    )
+    tt.keys[slot] = key
+    tt.data[slot] = packed
+
+
+@njit(cache=True)
+def tt_move_of(tt: Tt, key: np.int64) -> int:
+    slot = key & (tt.keys.shape[0] - 1)
+    if tt.keys[slot] != key:
+        return -1
+    return int(tt.data[slot] & 0xFFFF) - 1

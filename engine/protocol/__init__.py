@@ -1,0 +1,1 @@
+"""The Gomocup protocol: our brain, the client that drives brains, and MESSAGE lines."""

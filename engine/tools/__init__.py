@@ -1,0 +1,1 @@
+"""Developer tools: matches, Elo, bench, openings and the compile warm-up."""
