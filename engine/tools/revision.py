@@ -17,7 +17,7 @@ import sys
 import tarfile
 from pathlib import Path
 
-from engine.gomocup import BrainError, BrainProcess
+from engine.protocol.gomocup import BrainError, BrainProcess
 
 REVISION_PREFIX = "rev:"
 # Compiling a whole search core on a busy machine can take minutes.

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.gomocup import BrainProcess
+from engine.protocol.gomocup import BrainProcess
 from engine.tools.revision import RevisionError, resolve_commit, revision_command
 
 SEED000 = Path(__file__).resolve().parents[1] / "opponents" / "seed000_brain.py"
