@@ -107,6 +107,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         SESSION_COOKIE_SECURE=os.environ.get("SESSION_COOKIE_SECURE", "").lower()
         in ("1", "true", "yes"),
         MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
+        # "gevent" under ``gomoku serve`` (see ``server``); tests drive the app in threads.
+        ASYNC_MODE="threading",
         RATE_PER_S=20.0,
         RATE_BURST=40.0,
         ENGINES=os.environ.get("GOMOKU_ENGINES"),
@@ -115,8 +117,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(instance_dir)
 
-    from webapp.http import api, health, pages, players_page
+    from webapp.http import api, health, json_body, pages, players_page, security
     from webapp.players.registry import PlayerRegistry
+    from webapp.realtime import guard
     from webapp.realtime.namespace import NAMESPACE, GameNamespace
     from webapp.realtime.ratelimit import RateLimiter
 
@@ -154,7 +157,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         options["client_manager"] = shared.client_manager()
     socketio = SocketIO(
         app,
-        async_mode="threading",
+        async_mode=app.config["ASYNC_MODE"],
+        # Every message of the contract is a few hundred bytes.
+        max_http_buffer_size=MAX_BODY_BYTES,
         cors_allowed_origins=_cors_origins(app.config["CORS_ORIGINS"]),
         **options,
     )
@@ -187,10 +192,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         owns_runner=shared_runner is None and shared is None,
         shared=shared,
     )
+    guard.init_app(app, limiter.allow)
+    json_body.init_app(app)
     api.init_app(app)
     pages.init_app(app)
     health.init_app(app)
     players_page.init_app(app)
+    security.init_app(app)  # last: it wraps everything else
     if app.config["AI_RESUME"]:
         service.resume()
     return app
