@@ -100,7 +100,8 @@ export const STRINGS = {
     "level.5.name": "Master",
     "level.5.description": "Full strength: three seconds a move.",
 
-    "board.aria": "Gomoku board: arrow keys move the cursor, Enter plays",
+    "board.aria":
+      "Gomoku board: arrow keys move the cursor and Enter plays on your turn; otherwise, and with Page Up and Page Down, they step through the moves",
     "replay.first": "First move",
     "replay.prev": "Previous move",
     "replay.next": "Next move",
@@ -367,7 +368,8 @@ export const STRINGS = {
     "level.5.name": "大师",
     "level.5.description": "全力以赴：每步三秒。",
 
-    "board.aria": "五子棋棋盘：方向键移动光标，回车落子",
+    "board.aria":
+      "五子棋棋盘：轮到你时方向键移动光标、回车落子；其他时候以及用上下翻页键可逐手回看",
     "replay.first": "第一手",
     "replay.prev": "上一手",
     "replay.next": "下一手",
