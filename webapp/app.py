@@ -46,6 +46,8 @@ def _default_instance() -> Path:
     if (ROOT / "pyproject.toml").is_file() and (ROOT / "webapp").is_dir():
         return ROOT / "instance"
     return Path.cwd() / "instance"
+
+
 MAX_BODY_BYTES = 64 * 1024
 
 
