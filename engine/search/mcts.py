@@ -1,12 +1,14 @@
 """A Monte Carlo tree search player with the same API as the negamax ``Searcher``.
 
-``MctsSearcher.search(board, limit)`` copies the board into the compiled arrays of
-``engine.kernel.mcts_tree``, settles the obvious first (a win in one, a forced block, a win by
-continuous fours), then grows a UCT tree whose leaves are scored by heavy playouts that
-know fives, fours and open threes. It reports through ``on_iteration`` like the negamax
-searcher, keeps the subtree of the position that follows between calls, and never
-prints. ``SearchResult.nodes`` counts playouts, ``depth`` is the deepest tree line and
-``score`` maps the win rate to ``round((rate - 0.5) * 2000)`` or a mate score when proven."""
+``MctsSearcher.search(board, limit)`` copies the board into the kernel state (the one the
+negamax searcher uses), settles the obvious first (a win in one, a forced block, a win by
+continuous fours or threats from the kernel's threat searches), then grows a UCT tree
+(``engine.kernel.mcts_tree``) whose leaves are scored by heavy playouts that read the
+kernel's per-cell classes: fives, fours and open threes. It reports through
+``on_iteration`` like the negamax searcher, keeps the subtree of the position that follows
+between calls, and never prints. ``SearchResult.nodes`` counts playouts, ``depth`` is the
+deepest tree line and ``score`` maps the win rate to ``round((rate - 0.5) * 2000)`` or a
+mate score when proven."""
 
 from __future__ import annotations
 
@@ -26,18 +28,29 @@ from engine.game.errors import GameOverError
 from engine.game.points import Point
 from engine.game.rules import Rule
 from engine.kernel import mcts_tree as core
-from engine.kernel import state as threat_core
 from engine.kernel.heuristics import Heuristics, new_heuristics
-from engine.kernel.tables import C_FIVE, Tables, rule_tables
+from engine.kernel.playouts import Candidates, add_candidates, new_candidates, new_walk
+from engine.kernel.state import (
+    I_NODES,
+    PAD,
+    State,
+    clone_state,
+    index_point,
+    init_walls,
+    new_state,
+    place,
+    point_index,
+    remove,
+)
+from engine.kernel.tables import C_BLOCK4, C_BLOCK4_FLEX3, C_FIVE, C_FLEX4, Tables, rule_tables
 from engine.kernel.threats import ROOT_VCF_DEPTH, ROOT_VCT_DEPTH, root_vcf, root_vct
 from engine.search.limit import Limit
 from engine.search.result import MATE, IterationInfo, SearchResult
 
 NODE_BYTES = 33  # the per-node arrays of the tree pool, summed
-VCF_MAX_DEPTH = 12
-VCF_NODES_PER_DEPTH = 4000
+VCF_MAX_DEPTH = 12  # fours in a row tried before the tree, in every search
 REUSE_MAX_PLIES = 8
-# The project's threat searches over ``engine.core`` run before the tree: a long VCF, then
+# The kernel's threat searches run before the tree: a long VCF, then
 # a VCT within THREAT_NODES_PER_SECOND nodes per second of the move's time (at most
 # THREAT_NODES), skipped for moves of less than THREAT_MIN_TIME.
 THREAT_NODES = 60_000
@@ -67,63 +80,50 @@ TRAP_CANDIDATES = 12
 TRAP_TIME_SHARE = 0.15
 TRAP_VCT_NODES = 2000
 
-_tables_lock = threading.Lock()
-_tables: npt.NDArray[np.int8] | None = None
+
+def cell_of(point: Point, size: int) -> int:
+    """The kernel's cell index of ``point`` on a ``size`` board."""
+    return (point[1] + PAD) * (size + 2 * PAD) + point[0] + PAD
 
 
-def pattern_tables() -> npt.NDArray[np.int8]:
-    """The two line-class tables (five-or-more, exactly five), built once per process."""
-    global _tables
-    with _tables_lock:
-        if _tables is None:
-            _tables = np.stack([core.build_table(False), core.build_table(True)])
-        return _tables
+def point_of(cell: int, size: int) -> Point:
+    """The point of the kernel's cell index ``cell`` on a ``size`` board."""
+    stride = size + 2 * PAD
+    return (cell % stride - PAD, cell // stride - PAD)
 
 
 @dataclass
 class _Position:
-    """A board copied into the core's arrays."""
+    """A board in the kernel state, with the candidate moves near its stones."""
 
     size: int
-    grid: npt.NDArray[np.int8]
-    pat: npt.NDArray[np.int16]
-    cand: npt.NDArray[np.int32]
-    candpos: npt.NDArray[np.int32]
-    ncand: npt.NDArray[np.int64]
-    exact: npt.NDArray[np.int8]
-    dirs: npt.NDArray[np.int64]
+    st: State
+    tables: Tables
+    cands: Candidates
     renju: bool
 
     @classmethod
     def from_board(cls, board: Board) -> _Position:
-        size = board.size
-        w = core.stride(size)
-        grid = np.full(w * w, core.WALL, dtype=np.int8)
-        for y in range(size):
-            for x in range(size):
-                grid[core.cell_of(x, y, size)] = board.cell(x, y)
-        dirs = np.array([1, w, w + 1, w - 1], dtype=np.int64)
-        exact = np.array([board.rule.exact_five(True), board.rule.exact_five(False)], dtype=np.int8)
-        pat = np.zeros((2, w * w, core.PAT_SLOTS), dtype=np.int16)
-        core.init_patterns(grid, pat, pattern_tables(), exact, dirs)
-        cand = np.zeros(w * w, dtype=np.int32)
-        candpos = np.full(w * w, -1, dtype=np.int32)
-        ncand = np.zeros(1, dtype=np.int64)
+        renju = board.rule is Rule.RENJU
+        tables = rule_tables(board.rule.value, board.size)
+        st = new_state(board.size, renju)
+        init_walls(st, tables)
+        cands = new_candidates(st.cells.shape[0])
         for x, y in board.moves:
-            core.add_candidates(grid, cand, candpos, ncand, core.cell_of(x, y, size), w)
-        return cls(size, grid, pat, cand, candpos, ncand, exact, dirs, board.rule is Rule.RENJU)
+            cell = point_index(st, x, y)
+            place(st, tables, cell, int(board.cell(x, y)))
+            add_candidates(st, cands, cell)
+        return cls(board.size, st, tables, cands, renju)
 
     def cell(self, point: Point) -> int:
-        return core.cell_of(point[0], point[1], self.size)
+        return point_index(self.st, point[0], point[1])
 
     def point(self, cell: int) -> Point:
-        return core.point_of(int(cell), self.size)
+        return index_point(self.st, int(cell))
 
     def five_points(self, colour: Color) -> list[int]:
         """Empty cells where ``colour`` makes a winning five."""
-        cells = np.flatnonzero(
-            (self.grid == 0) & (self.pat[int(colour) - 1, :, core.SLOT_LEVEL] == core.LEVEL_WIN)
-        )
+        cells = np.flatnonzero((self.st.cells == 0) & (self.st.klass[int(colour) - 1] == C_FIVE))
         return [int(c) for c in cells]
 
 
@@ -168,9 +168,14 @@ class _Tree:
                 return child
         return None
 
+    @property
+    def nodes(self) -> core.Tree:
+        """The arrays as the compiled tree takes them."""
+        return core.Tree(*self.arrays)
+
     def rerooted(self, node: int) -> _Tree:
         other = _Tree(self.capacity)
-        other.used = int(core.compact(node, *self.arrays, *other.arrays))
+        other.used = int(core.compact(node, self.nodes, other.nodes))
         return other
 
 
@@ -273,7 +278,7 @@ class MctsSearcher:
         position = _Position.from_board(board)
         quick = self._tactics(board, position, me)
         if quick is None:
-            quick = self._threats(board, limit)
+            quick = self._threats(board, position, limit)
         if quick is not None:
             return self._finish(quick, start)
         tree = self._tree_for(board)
@@ -317,26 +322,18 @@ class MctsSearcher:
             # Two fives to stop (or a forbidden block): the game is lost whatever we play.
             move = playable[0] if playable else next(iter(sorted(legal)))
             return SearchResult(move, -(MATE - 2), 2, 0, [move])
-        tables = pattern_tables()
+        # The shortest win by fours first: deepen the threat search one four at a time.
+        state, tables, hs = self._threat_state(position)
         for depth in range(1, VCF_MAX_DEPTH + 1):
-            cell = core.find_vcf(
-                position.grid,
-                position.pat,
-                tables,
-                position.exact,
-                position.dirs,
-                int(me),
-                position.renju,
-                position.size,
-                depth,
-                VCF_NODES_PER_DEPTH,
-            )
-            if cell >= 0:
-                move = position.point(cell)
-                return SearchResult(move, MATE - (2 * depth + 1), 2 * depth + 1, 0, [move])
+            plies = root_vcf(state, tables, hs, depth)
+            if self._stop.is_set():
+                break
+            if plies > 0:
+                move = position.point(int(hs.vcf_line[0]))
+                return SearchResult(move, MATE - plies, plies, 0, [move])
         return None
 
-    def _threats(self, board: Board, limit: Limit) -> SearchResult | None:
+    def _threats(self, board: Board, position: _Position, limit: Limit) -> SearchResult | None:
         """A win by continuous fours or threats found by the negamax engine's compiled
         threat searches, which also follow lines where the defender answers with a four."""
         if limit.time is not None:
@@ -347,31 +344,26 @@ class MctsSearcher:
             budget = min(THREAT_NODES, 4 * limit.nodes)
         else:
             budget = THREAT_NODES
-        state, tables, hs = self._threat_state(board)
+        state, tables, hs = self._threat_state(position)
         plies = root_vcf(state, tables, hs, ROOT_VCF_DEPTH)
         # Renju black's threes may be forbidden shapes: only fours are trusted there.
         if plies == 0 and not (board.rule.has_forbidden and board.turn is Color.BLACK):
             plies = root_vct(state, tables, hs, ROOT_VCT_DEPTH, budget)
         if plies <= 0 or self._stop.is_set():
             return None
-        move = threat_core.index_point(state, int(hs.vcf_line[0]))
+        move = index_point(state, int(hs.vcf_line[0]))
         if move not in board.legal_moves():
             return None
-        return SearchResult(move, MATE - plies, plies, int(state.info[threat_core.I_NODES]), [move])
+        return SearchResult(move, MATE - plies, plies, int(state.info[I_NODES]), [move])
 
-    def _threat_state(self, board: Board) -> tuple[threat_core.State, Tables, Heuristics]:
-        """``board`` in the negamax engine's state, for its compiled threat searches."""
-        tables = rule_tables(board.rule.value, board.size)
-        state = threat_core.new_state(board.size, board.rule is Rule.RENJU)
-        state = state._replace(stop=self._threat_stop)
-        threat_core.init_walls(state, tables)
-        for x, y in board.moves:
-            index = threat_core.point_index(state, x, y)
-            threat_core.place(state, tables, index, int(board.cell(x, y)))
+    def _threat_state(self, position: _Position) -> tuple[State, Tables, Heuristics]:
+        """A copy of ``position``'s state for the kernel's threat searches, which stop
+        with this searcher, and their scratch arrays."""
+        state = clone_state(position.st)._replace(stop=self._threat_stop)
         if self._threat_heuristics is None or self._threat_cells != state.cells.shape[0]:
             self._threat_heuristics = new_heuristics(state.cells.shape[0])
             self._threat_cells = state.cells.shape[0]
-        return state, tables, self._threat_heuristics
+        return state, position.tables, self._threat_heuristics
 
     def _tree_for(self, board: Board) -> _Tree:
         """The kept subtree if ``board`` follows on from the last search, else a new one."""
@@ -390,7 +382,7 @@ class MctsSearcher:
             node: int | None = 0
             for move in moves[len(self._tree_moves) :]:
                 assert node is not None
-                node = tree.child_with_move(node, core.cell_of(move[0], move[1], board.size))
+                node = tree.child_with_move(node, cell_of(move, board.size))
                 if node is None:
                     break
             if node is not None:
@@ -416,7 +408,15 @@ class MctsSearcher:
         meta[core.META_MAX_CHILDREN] = self.max_children
         small = self._traps_apply(board)
         meta[core.META_RESERVE] = int(board.turn) if self.reserve and small else 0
-        tables = pattern_tables()
+        settings = core.TreeSettings(
+            self.exploration,
+            self.prior_weight,
+            0.5 - self.contempt,
+            self.fallible if small else 0.0,
+            self.greedy if small else 0.0,
+        )
+        walk = new_walk(position.st, position.cands)
+        nodes = tree.nodes
         proven = tree.arrays[PROVEN]
         playouts = 0
         chunk = 8
@@ -429,24 +429,7 @@ class MctsSearcher:
                 chunk = min(chunk, limit.nodes - playouts)
             chunk_start = time.perf_counter()
             asked = chunk
-            done = core.run_iterations(
-                asked,
-                self.exploration,
-                self.prior_weight,
-                0.5 - self.contempt,
-                self.fallible if small else 0.0,
-                self.greedy if small else 0.0,
-                position.grid,
-                position.pat,
-                position.cand,
-                position.candpos,
-                position.ncand,
-                tables,
-                position.exact,
-                position.dirs,
-                meta,
-                *tree.arrays,
-            )
+            done = core.run_iterations(asked, settings, walk, position.tables, meta, nodes)
             now = time.perf_counter()
             playouts += done
             tree.used = int(meta[core.META_USED])
@@ -501,10 +484,10 @@ class MctsSearcher:
         best_rate = float(wins[best]) / int(visits[best])
         if best_rate >= SWINDLE_BELOW:
             return best, False
-        tables = pattern_tables()
+        st, tables = position.st, position.tables
         colour = int(side)
         opponent = 3 - colour
-        empty = position.grid == 0
+        empty = st.cells == 0
         choice, choice_key = best, (False, -1, -1, 0.0)
         for child in tree.children(0):
             n = int(visits[child])
@@ -514,24 +497,17 @@ class MctsSearcher:
             if rate < best_rate - BAIT_MARGIN:
                 continue
             cell = int(tree.arrays[MOVE][child])
-            level, _, _ = core.cell_threat(position.pat, colour, cell)
-            four = level >= core.LEVEL_FOUR
-            core.place(
-                position.grid, position.pat, tables, position.exact, position.dirs, cell, colour
-            )
+            four = int(st.klass[colour - 1, cell]) >= C_BLOCK4
+            place(st, tables, cell, colour)
             empty[cell] = False
-            our_levels = position.pat[colour - 1, :, core.SLOT_LEVEL]
-            ready = int(np.count_nonzero(empty & (our_levels >= core.LEVEL_FOUR)))
-            winning = int(np.count_nonzero(empty & (our_levels == core.LEVEL_WINNING_THREAT)))
+            ours = st.klass[colour - 1]
+            ready = int(np.count_nonzero(empty & (ours >= C_BLOCK4)))
+            winning = int(np.count_nonzero(empty & np.isin(ours, (C_BLOCK4_FLEX3, C_FLEX4))))
             bait = four and bool(
-                np.any(
-                    empty
-                    & (position.pat[opponent - 1, :, core.SLOT_LEVEL] >= core.LEVEL_FOUR)
-                    & (position.pat[colour - 1, :, core.SLOT_LEVEL] != core.LEVEL_WIN)
-                )
+                np.any(empty & (st.klass[opponent - 1] >= C_BLOCK4) & (ours != C_FIVE))
             )
             empty[cell] = True
-            core.unplace(position.grid, position.pat, tables, position.exact, position.dirs, cell)
+            remove(st, tables)
             if (four and not bait) or (not bait and rate < best_rate - SWINDLE_MARGIN):
                 continue
             key = (bait, winning, ready, rate)
@@ -547,7 +523,7 @@ class MctsSearcher:
             and not board.rule.has_forbidden
         )
 
-    def _trap(self, board: Board, tree: _Tree, best: int) -> int | None:
+    def _trap(self, board: Board, position: _Position, tree: _Tree, best: int) -> int | None:
         """When ``best`` expects no win, the move scoring nearly as well after which the
         largest share of the opponent's replies lose to our threat sequences, if any does;
         a fallible opponent then has the most ways to go wrong."""
@@ -565,20 +541,18 @@ class MctsSearcher:
             and float(wins[child]) / max(int(visits[child]), 1) >= best_rate - TRAP_MARGIN
         ]
         candidates.sort(key=lambda child: -int(visits[child]))
-        state, tables, hs = self._threat_state(board)
+        state, tables, hs = self._threat_state(position)
         me = int(board.turn)
         opponent = 3 - me
         legal = board.legal_moves()
-        cells = [threat_core.point_index(state, x, y) for x, y in legal]
+        cells = [point_index(state, x, y) for x, y in legal]
         choice: int | None = None
         choice_key = (0.0, 0.0)
         for child in candidates[:TRAP_CANDIDATES]:
             if self._stop.is_set():
                 break
-            mine = threat_core.point_index(
-                state, *core.point_of(int(tree.arrays[MOVE][child]), board.size)
-            )
-            threat_core.place(state, tables, mine, me)
+            mine = int(tree.arrays[MOVE][child])
+            place(state, tables, mine, me)
             losing = replies = 0
             for reply in cells:
                 if reply == mine:
@@ -586,15 +560,15 @@ class MctsSearcher:
                 replies += 1
                 if state.klass[opponent - 1, reply] == C_FIVE:
                     continue
-                threat_core.place(state, tables, reply, opponent)
+                place(state, tables, reply, opponent)
                 plies = root_vcf(state, tables, hs, ROOT_VCF_DEPTH)
                 if plies == 0:
                     plies = root_vct(state, tables, hs, ROOT_VCT_DEPTH, TRAP_VCT_NODES)
-                threat_core.remove(state, tables)
+                remove(state, tables)
                 # A five at once is a blunder any opponent sees; deeper threats are traps.
                 if plies > 1:
                     losing += 1
-            threat_core.remove(state, tables)
+            remove(state, tables)
             key = (losing / max(replies, 1), float(wins[child]) / max(int(visits[child]), 1))
             if losing > 0 and key > choice_key:
                 choice, choice_key = child, key
@@ -615,7 +589,7 @@ class MctsSearcher:
         legal = set(board.legal_moves()) if board.rule is Rule.RENJU else None
         best: int | None = None
         for child in ranked:
-            point = core.point_of(int(tree.arrays[MOVE][child]), size)
+            point = point_of(int(tree.arrays[MOVE][child]), size)
             if legal is None or point in legal:
                 best = child
                 break
@@ -626,19 +600,19 @@ class MctsSearcher:
             swindle, bait = self._swindle(tree, position, board.turn, best)
             trap = None
             if not bait and final and self._traps_apply(board):
-                trap = self._trap(board, tree, best)
+                trap = self._trap(board, position, tree, best)
             if trap is not None:
                 best = trap
-            elif legal is None or core.point_of(int(tree.arrays[MOVE][swindle]), size) in legal:
+            elif legal is None or point_of(int(tree.arrays[MOVE][swindle]), size) in legal:
                 best = swindle
         score = self._score(tree, best)
-        pv = [core.point_of(int(tree.arrays[MOVE][best]), size)]
+        pv = [point_of(int(tree.arrays[MOVE][best]), size)]
         node = best
         while tree.arrays[EXPANDED][node] and tree.arrays[NCHILD][node] > 0 and len(pv) < 40:
             node = self._ranked_children(tree, node)[0]
             if tree.arrays[VISITS][node] == 0 and tree.arrays[PROVEN][node] == 0:
                 break
-            pv.append(core.point_of(int(tree.arrays[MOVE][node]), size))
+            pv.append(point_of(int(tree.arrays[MOVE][node]), size))
         nps = int(playouts / elapsed) if elapsed > 0 else 0
         depth = int(meta[core.META_MAX_DEPTH])
         return SearchResult(pv[0], score, depth, playouts, pv, elapsed, nps)
