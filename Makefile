@@ -28,7 +28,7 @@ test: setup system-deps
 lint: setup
 	$(BIN)/ruff check engine webapp tests
 	$(BIN)/ruff format --check engine webapp tests
-	$(BIN)/mypy engine
+	$(BIN)/mypy engine webapp
 
 bench: setup
 	$(BIN)/gomoku bench

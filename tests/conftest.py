@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 @pytest.fixture(scope="session")
 def ai_runner() -> Iterator[Any]:
     """One worker process for the whole session: starting and warming it costs seconds."""
-    from webapp.ai import ProcessPoolAiRunner
+    from webapp.ai.pool import ProcessPoolAiRunner
 
     runner = ProcessPoolAiRunner(1, warm_up=True)
     yield runner
@@ -35,7 +35,7 @@ def ai_runner() -> Iterator[Any]:
 def app_factory(tmp_path: Path, ai_runner: Any) -> Iterator[Callable[..., Any]]:
     """Build apps on this test's instance folder (the same database each time), closing
     every one at the end; ``close(app)`` shuts one down early (a server restart)."""
-    from webapp import create_app, shutdown_app
+    from webapp.app import create_app, shutdown_app
 
     made: list[Any] = []
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import threading
 
-from webapp.store import MoveRecord, Store
+from webapp.storage.store import MoveRecord, Store
 
 
 def torn_reads(store: Store, game_id: str, changes: int, readers: int = 2) -> list[tuple[int, int]]:

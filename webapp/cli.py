@@ -34,7 +34,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     elif command == "match":
         from engine.tools.match import main as run
     else:
-        from webapp.worker import main as run
+        from webapp.scale.worker import main as run
     return int(run(rest) or 0)
 
 

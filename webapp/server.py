@@ -12,7 +12,7 @@ import signal
 import sys
 from collections.abc import Sequence
 
-from webapp import create_app, shutdown_app
+from webapp.app import create_app, shutdown_app
 
 
 def _stop(signum: int, _frame: object) -> None:

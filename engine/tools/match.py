@@ -1,11 +1,15 @@
 """The match runner: ``gomoku match`` plays two Gomocup brains against each other.
 
-Each opening (``engine.tools.openings``) is played twice, engine1 black then white. Brains are
-driven over the protocol by ``engine.gomocup.BrainProcess`` and every move is adjudicated
-with ``engine.Board``: five, renju forbidden move and full board as the rules say, and an
-illegal move, a crash, a protocol error or a move slower than the turn limit plus a small
-pipe tolerance loses. Prints one line per game, then W-L-D, score and Elo (``engine.tools.elo``)
-with the move-time figures of both engines; ``--json`` prints the same as one object."""
+Games come in pairs: each opening (``engine.tools.openings``) is played twice, engine1
+black then white, and the openings are cycled when more pairs are asked for. Each game is
+refereed by ``engine.tools.referee``. With ``--concurrency N`` up to N pairs are played at
+once, each by its own pair of brain processes. With ``--sprt`` the match is a sequential
+test (``engine.tools.sprt``): after every pair the log-likelihood ratio is printed, and the
+match stops itself when the test accepts H0 or H1 (or at ``--games``). An engine is any
+brain command, or ``rev:<git-rev>`` for this project's brain at another revision
+(``engine.tools.revision``). Prints one line per game, then W-L-D, score and Elo
+(``engine.tools.elo``) with the move-time figures of both engines; ``--json`` prints the
+same as one object."""
 
 from __future__ import annotations
 
@@ -13,204 +17,112 @@ import argparse
 import json
 import shlex
 import sys
+import threading
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TextIO
 
 from engine.game.board import Board
-from engine.game.color import Color
-from engine.game.errors import IllegalMoveError
 from engine.game.points import Point
 from engine.game.rules import Rule
-from engine.protocol.gomocup import (
-    BrainCrashedError,
-    BrainError,
-    BrainProcess,
-    BrainProtocolError,
-    BrainTimeoutError,
-)
+from engine.protocol.gomocup import BrainError
 from engine.tools.elo import elo_estimate
 from engine.tools.openings import load_openings
+from engine.tools.referee import (
+    DEFAULT_TOLERANCE_MS,
+    GameRecord,
+    MatchSettings,
+    Player,
+    our_brain_command,
+    play_game,
+)
+from engine.tools.revision import REVISION_PREFIX, RevisionError, revision_command
+from engine.tools.sprt import Decision, Sprt, SprtSettings
 
-DEFAULT_TOLERANCE_MS = 100
+__all__ = [
+    "GameRecord",
+    "MatchSettings",
+    "Player",
+    "format_summary",
+    "main",
+    "play_game",
+    "run_match",
+]
 
-
-def our_brain_command() -> list[str]:
-    """The command that runs this project's brain with the current interpreter."""
-    script = Path(sys.executable).with_name("gomoku")
-    if script.exists():
-        return [str(script), "pbrain"]
-    return [sys.executable, "-m", "webapp.cli", "pbrain"]
-
-
-@dataclass
-class Player:
-    """One side of the match: its command, its running process and its move times."""
-
-    label: str
-    command: list[str]
-    name: str = ""
-    process: BrainProcess | None = None
-    move_times: list[float] = field(default_factory=list)
-    time_losses: int = 0
-    failures: int = 0
-
-    @property
-    def display(self) -> str:
-        return self.name or self.label
-
-    def launch(self) -> BrainProcess:
-        if self.process is None or not self.process.alive:
-            self.process = BrainProcess(self.command, name=self.display)
-        self.process.name = self.display
-        return self.process
-
-    def discard(self) -> None:
-        """Kill a process whose state can no longer be trusted (timed out, crashed)."""
-        if self.process is not None:
-            self.process.kill()
-            self.process = None
-
-    def close(self) -> None:
-        if self.process is not None:
-            self.process.end()
-            self.process = None
+# Under SPRT without --games, a safety cap on the number of games.
+SPRT_MAX_GAMES = 4000
 
 
 @dataclass
-class GameRecord:
-    number: int
-    opening: int
-    black: str
-    white: str
-    winner: str | None  # "engine1", "engine2" or None for a draw
-    reason: str
-    moves: list[Point]
-    max_time: dict[str, float]
+class _Schedule:
+    """Hands out pairs to the workers and collects their games, under one lock."""
+
+    openings: list[list[Point]]
+    games: int
+    sprt: Sprt | None
+    report: bool
+    stream: TextIO
+    names: dict[str, str]
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    next_pair: int = 0
+    records: list[GameRecord] = field(default_factory=list)
+    stopped: bool = False
+
+    def take(self) -> int | None:
+        with self.lock:
+            if self.stopped or 2 * self.next_pair >= self.games:
+                return None
+            pair = self.next_pair
+            self.next_pair += 1
+            return pair
+
+    def stop(self) -> None:
+        with self.lock:
+            self.stopped = True
+
+    def game_done(self, record: GameRecord) -> None:
+        with self.lock:
+            self.records.append(record)
+            if self.report:
+                total = self.games if self.sprt is None else 0
+                _print_game(record, self.names, total, self.stream)
+
+    def pair_done(self, first: GameRecord, second: GameRecord) -> None:
+        if self.sprt is None:
+            return
+        with self.lock:
+            self.sprt.add_pair(first.score("engine1"), second.score("engine1"))
+            if self.report:
+                print(self.sprt.status(), file=self.stream, flush=True)
+            if self.sprt.decision is not Decision.CONTINUE:
+                self.stopped = True
+
+    def single_done(self, record: GameRecord) -> None:
+        if self.sprt is not None:
+            with self.lock:
+                self.sprt.add_game(record.score("engine1"))
 
 
-@dataclass
-class MatchSettings:
-    size: int = 15
-    rule: Rule = Rule.FREESTYLE
-    time_ms: int = 1000
-    tolerance_ms: int = DEFAULT_TOLERANCE_MS
-    max_moves: int = 0  # 0: play until the board is full
-    memory_bytes: int = 0
-
-
-def _prepare(player: Player, settings: MatchSettings) -> BrainProcess:
-    brain = player.launch()
-    brain.start(settings.size)
-    brain.info("timeout_turn", settings.time_ms)
-    brain.info("timeout_match", 0)
-    if settings.memory_bytes:
-        brain.info("max_memory", settings.memory_bytes)
-    brain.info("game_type", 1)
-    brain.info("rule", settings.rule.gomocup_code)
-    return brain
-
-
-def play_game(
-    number: int,
-    opening_index: int,
-    opening: list[Point],
-    black: Player,
-    white: Player,
-    settings: MatchSettings,
-) -> GameRecord:
-    """Play one game from ``opening`` and return how it ended."""
-    board = Board.from_moves(opening, size=settings.size, rule=settings.rule)
-    players = {Color.BLACK: black, Color.WHITE: white}
-    max_time = {black.label: 0.0, white.label: 0.0}
-    limit = (settings.time_ms + settings.tolerance_ms) / 1000.0
-    brains: dict[Color, BrainProcess] = {}
-    winner: Player | None = None
-    reason = ""
-
-    def loses(color: Color, why: str) -> None:
-        nonlocal winner, reason
-        winner, reason = players[color.other], why
-
-    for color in (Color.BLACK, Color.WHITE):
-        try:
-            brains[color] = _prepare(players[color], settings)
-        except BrainError as error:
-            players[color].failures += 1
-            players[color].discard()
-            loses(color, f"{players[color].display} failed to start: {error}")
-            break
-    synced = {Color.BLACK: False, Color.WHITE: False}
-    while winner is None and not reason:
-        color = board.turn
-        player, brain = players[color], brains[color]
-        try:
-            if synced[color]:
-                last = board.peek()
-                assert last is not None
-                move = brain.turn(last, limit)
-            elif board.move_count == 0:
-                move = brain.begin(limit)
-            else:
-                move = brain.board(board.moves, limit)
-            synced[color] = True
-        except BrainTimeoutError:
-            player.move_times.append(limit)
-            max_time[player.label] = max(max_time[player.label], limit)
-            player.time_losses += 1
-            player.discard()
-            loses(color, f"{player.display} exceeded {settings.time_ms} ms")
-            break
-        except (BrainCrashedError, BrainProtocolError) as error:
-            player.failures += 1
-            player.discard()
-            loses(color, f"{player.display} failed: {error}")
-            break
-        player.move_times.append(brain.last_move_time)
-        max_time[player.label] = max(max_time[player.label], brain.last_move_time)
-        if brain.last_move_time > limit:
-            # The answer was read in time but had been written too late.
-            player.time_losses += 1
-            loses(color, f"{player.display} exceeded {settings.time_ms} ms")
-            break
-        try:
-            board.push(move)
-        except IllegalMoveError as error:
-            loses(color, f"{player.display} played an illegal move: {error}")
-            break
-        outcome = board.outcome()
-        if outcome is not None:
-            if outcome.winner is None:
-                reason = "full board"
-            else:
-                winner = players[outcome.winner]
-                reason = outcome.reason
-        elif settings.max_moves and board.move_count >= settings.max_moves:
-            reason = f"move limit {settings.max_moves}"
-    return GameRecord(
-        number=number,
-        opening=opening_index,
-        black=black.label,
-        white=white.label,
-        winner=winner.label if winner else None,
-        reason=reason,
-        moves=board.moves,
-        max_time=max_time,
-    )
-
-
-def _time_figures(times: list[float]) -> dict[str, float | int]:
-    if not times:
-        return {"moves": 0, "mean_s": 0.0, "p99_s": 0.0, "max_s": 0.0}
-    ordered = sorted(times)
-    p99 = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
-    return {
-        "moves": len(times),
-        "mean_s": round(sum(times) / len(times), 4),
-        "p99_s": round(p99, 4),
-        "max_s": round(ordered[-1], 4),
-    }
+def _play_pairs(
+    schedule: _Schedule, engine1: Player, engine2: Player, settings: MatchSettings
+) -> None:
+    """One worker: take pairs until the schedule says stop, playing both games of each."""
+    try:
+        while (pair := schedule.take()) is not None:
+            index = pair % len(schedule.openings)
+            opening = schedule.openings[index]
+            first = play_game(2 * pair + 1, index, opening, engine1, engine2, settings)
+            schedule.game_done(first)
+            if 2 * pair + 2 > schedule.games:
+                schedule.single_done(first)
+                break
+            second = play_game(2 * pair + 2, index, opening, engine2, engine1, settings)
+            schedule.game_done(second)
+            schedule.pair_done(first, second)
+    finally:
+        engine1.close()
+        engine2.close()
 
 
 def run_match(
@@ -221,27 +133,71 @@ def run_match(
     games: int | None = None,
     report: bool = True,
     out: TextIO | None = None,
+    *,
+    concurrency: int = 1,
+    sprt: SprtSettings | None = None,
 ) -> dict[str, object]:
-    """Play the match and return its summary as plain data."""
-    stream = out if out is not None else sys.stdout
-    schedule: list[tuple[int, Player, Player]] = []
-    for index in range(len(openings)):
-        schedule.append((index, engine1, engine2))
-        schedule.append((index, engine2, engine1))
-    if games is not None:
-        schedule = schedule[:games]
+    """Play the match and return its summary as plain data.
+
+    Without ``games`` every opening is played once with each colour, or, under ``sprt``,
+    pairs continue (openings cycling) until the test decides."""
+    if concurrency < 1:
+        raise ValueError("concurrency must be at least 1")
+    if games is None:
+        games = SPRT_MAX_GAMES if sprt is not None else 2 * len(openings)
+    test = Sprt(sprt) if sprt is not None else None
     names = {engine1.label: engine1.name, engine2.label: engine2.name}
-    records: list[GameRecord] = []
+    schedule = _Schedule(
+        openings, games, test, report, out if out is not None else sys.stdout, names
+    )
     started = time.perf_counter()
+    workers = min(concurrency, max(1, (games + 1) // 2))
+    sides = [(engine1, engine2)] + [(engine1.twin(), engine2.twin()) for _ in range(workers - 1)]
+    threads = [
+        threading.Thread(target=_play_pairs, args=(schedule, a, b, settings), daemon=True)
+        for a, b in sides[1:]
+    ]
+    for thread in threads:
+        thread.start()
     try:
-        for number, (index, black, white) in enumerate(schedule, start=1):
-            record = play_game(number, index, openings[index], black, white, settings)
-            records.append(record)
-            if report:
-                _print_game(record, names, len(schedule), stream)
+        _play_pairs(schedule, *sides[0], settings)
+        for thread in threads:
+            thread.join()
     finally:
-        engine1.close()
-        engine2.close()
+        schedule.stop()
+        for thread in threads:
+            thread.join()
+        for twin1, twin2 in sides[1:]:
+            engine1.absorb(twin1)
+            engine2.absorb(twin2)
+    records = sorted(schedule.records, key=lambda r: r.number)
+    summary = _summary(engine1, engine2, records, settings, names, started)
+    if test is not None:
+        lower, upper = test.bounds
+        summary["sprt"] = {
+            "elo0": test.settings.elo0,
+            "elo1": test.settings.elo1,
+            "alpha": test.settings.alpha,
+            "beta": test.settings.beta,
+            "model": test.settings.model.value,
+            "llr": round(test.llr, 3),
+            "lower": round(lower, 3),
+            "upper": round(upper, 3),
+            "decision": test.decision.value,
+            "pentanomial": test.pentanomial,
+            "trinomial": test.trinomial,
+        }
+    return summary
+
+
+def _summary(
+    engine1: Player,
+    engine2: Player,
+    records: list[GameRecord],
+    settings: MatchSettings,
+    names: dict[str, str],
+    started: float,
+) -> dict[str, object]:
     wins = sum(1 for r in records if r.winner == engine1.label)
     losses = sum(1 for r in records if r.winner == engine2.label)
     draws = len(records) - wins - losses
@@ -279,6 +235,19 @@ def run_match(
     }
 
 
+def _time_figures(times: list[float]) -> dict[str, float | int]:
+    if not times:
+        return {"moves": 0, "mean_s": 0.0, "p99_s": 0.0, "max_s": 0.0}
+    ordered = sorted(times)
+    p99 = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
+    return {
+        "moves": len(times),
+        "mean_s": round(sum(times) / len(times), 4),
+        "p99_s": round(p99, 4),
+        "max_s": round(ordered[-1], 4),
+    }
+
+
 def _print_game(record: GameRecord, names: dict[str, str], total: int, stream: TextIO) -> None:
     black, white = names[record.black], names[record.white]
     if record.winner is None:
@@ -287,8 +256,9 @@ def _print_game(record: GameRecord, names: dict[str, str], total: int, stream: T
         result = "1-0" if record.winner == record.black else "0-1"
     times = ", ".join(f"{names[k]} max {v:.3f}s" for k, v in record.max_time.items())
     winner = names[record.winner] if record.winner else "draw"
+    number = f"{record.number:>2}/{total}" if total else f"{record.number:>3}"
     print(
-        f"game {record.number:>2}/{total} opening {record.opening + 1:>2} "
+        f"game {number} opening {record.opening + 1:>2} "
         f"{black} (black) vs {white} (white): {result} {winner}, {record.reason}, "
         f"{len(record.moves)} stones [{times}]",
         file=stream,
@@ -311,6 +281,15 @@ def format_summary(summary: dict[str, object]) -> str:
             f"p99 {figures['p99_s']:.3f}s, max {figures['max_s']:.3f}s, "
             f"time losses {summary['time_losses'][name]}"  # type: ignore[index]
         )
+    sprt = summary.get("sprt")
+    if isinstance(sprt, dict):
+        verdict = {"H1": "H1 accepted", "H0": "H0 accepted", "continue": "undecided"}
+        lines.append(
+            f"SPRT elo0={sprt['elo0']:g} elo1={sprt['elo1']:g} alpha={sprt['alpha']:g} "
+            f"beta={sprt['beta']:g} ({sprt['model']}): LLR {sprt['llr']:+.2f} "
+            f"({sprt['lower']:+.2f}, {sprt['upper']:+.2f}), pentanomial "
+            f"{', '.join(str(c) for c in sprt['pentanomial'])}: {verdict[sprt['decision']]}"
+        )
     return "\n".join(lines)
 
 
@@ -324,24 +303,51 @@ def _about_name(player: Player) -> str:
     return name or Path(player.command[-1]).stem
 
 
-def main(argv: list[str] | None = None) -> int:
+def _engine_command(spec: str | None) -> list[str]:
+    if not spec:
+        return our_brain_command()
+    if spec.startswith(REVISION_PREFIX):
+        return revision_command(spec)
+    command = shlex.split(spec)
+    if not command:
+        raise ValueError("an engine command cannot be empty")
+    return command
+
+
+def _parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="gomoku match", description="Play two Gomocup brains against each other."
     )
-    parser.add_argument("--engine1", help="brain command (default: this project's brain)")
-    parser.add_argument("--engine2", help="brain command (default: this project's brain)")
+    parser.add_argument(
+        "--engine1", help="brain command or rev:<git-rev> (default: this project's brain)"
+    )
+    parser.add_argument(
+        "--engine2", help="brain command or rev:<git-rev> (default: this project's brain)"
+    )
     parser.add_argument("--openings", help="offset-format openings file (default: empty board)")
     parser.add_argument("--time-ms", type=int, default=1000, help="time per move (ms)")
     parser.add_argument("--tolerance-ms", type=int, default=DEFAULT_TOLERANCE_MS)
-    parser.add_argument("--games", type=int, help="play only the first N games")
+    parser.add_argument("--games", type=int, help="play at most N games")
     parser.add_argument("--size", type=int, default=15)
     parser.add_argument("--rule", default="freestyle", help="freestyle, standard or renju")
     parser.add_argument("--names", nargs=2, metavar=("NAME1", "NAME2"))
     parser.add_argument("--max-moves", type=int, default=0, help="draw after this many stones")
     parser.add_argument("--memory-mb", type=int, default=0, help="INFO max_memory to send")
+    parser.add_argument(
+        "--concurrency", type=int, default=1, help="game pairs played at once (default 1)"
+    )
+    parser.add_argument(
+        "--sprt",
+        nargs="*",
+        metavar="KEY=VALUE",
+        help="sequential test, e.g. elo0=0 elo1=10 alpha=0.05 beta=0.05 [model=normalized]",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    args = parser.parse_args(argv)
+    return parser.parse_args(argv)
 
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parse_args(argv)
     try:
         rule = Rule.from_name(args.rule)
         Board(args.size, rule)
@@ -349,18 +355,17 @@ def main(argv: list[str] | None = None) -> int:
             raise ValueError("--time-ms must be positive and --tolerance-ms not negative")
         if args.games is not None and args.games < 1:
             raise ValueError("--games must be at least 1")
+        if args.concurrency < 1:
+            raise ValueError("--concurrency must be at least 1")
+        sprt = SprtSettings.parse(args.sprt) if args.sprt is not None else None
         if args.openings:
             openings = load_openings(args.openings, args.size, rule)
             if not openings:
                 raise ValueError(f"{args.openings} holds no openings")
         else:
             openings = [[]]
-        commands = [
-            shlex.split(cmd) if cmd else our_brain_command() for cmd in (args.engine1, args.engine2)
-        ]
-        if not all(commands):
-            raise ValueError("an engine command cannot be empty")
-    except (ValueError, OSError) as error:
+        commands = [_engine_command(spec) for spec in (args.engine1, args.engine2)]
+    except (ValueError, OSError, RevisionError) as error:
         print(f"gomoku match: {error}", file=sys.stderr)
         return 2
 
@@ -382,7 +387,16 @@ def main(argv: list[str] | None = None) -> int:
         memory_bytes=args.memory_mb * 1024 * 1024,
     )
     progress = sys.stderr if args.json else sys.stdout
-    summary = run_match(engine1, engine2, openings, settings, args.games, out=progress)
+    summary = run_match(
+        engine1,
+        engine2,
+        openings,
+        settings,
+        args.games,
+        out=progress,
+        concurrency=args.concurrency,
+        sprt=sprt,
+    )
     if args.json:
         print(json.dumps(summary))
     else:

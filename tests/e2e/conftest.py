@@ -163,8 +163,8 @@ class BoardUi:
         return str(reply.json()["id"])
 
     def screenshot(self, page: Page, name: str, full_page: bool = False) -> Path:
-        self.screenshots.mkdir(parents=True, exist_ok=True)
         path = self.screenshots / f"{name}.png"
+        path.parent.mkdir(parents=True, exist_ok=True)
         # Let the board's requestAnimationFrame redraw land before capturing.
         page.evaluate("() => new Promise(r => requestAnimationFrame(() => setTimeout(r, 50)))")
         page.screenshot(path=str(path), full_page=full_page, animations="disabled")

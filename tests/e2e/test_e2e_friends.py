@@ -98,12 +98,12 @@ def test_takeback_clock_and_resign_between_friends(browser: Browser, live_server
         expect_moves(host, 2)
 
         guest.get_by_role("button", name="Offer takeback").click()
-        expect(guest.locator("#takeback-text")).to_have_text(re.compile("waiting for an answer"))
-        expect(host.locator("#takeback-text")).to_have_text("White asks to take back a move")
+        expect(guest.locator("#offer-text")).to_have_text(re.compile("waiting for an answer"))
+        expect(host.locator("#offer-text")).to_have_text("White asks to take back a move")
         host.get_by_role("button", name="Accept").click()
         for page in (host, guest):
             expect_moves(page, 1)
-            expect(page.locator("#takeback-offer")).to_be_hidden()
+            expect(page.locator("#offer-box")).to_be_hidden()
         expect(guest.locator("#status")).to_have_text("Your turn")
 
         guest.once("dialog", lambda dialog: dialog.accept())

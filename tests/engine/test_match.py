@@ -14,6 +14,7 @@ import pytest
 from engine.tools.elo import elo_estimate, elo_from_score
 from engine.tools.match import MatchSettings, Player, format_summary, play_game, run_match
 from engine.tools.openings import OpeningFormatError, load_openings, parse_opening, parse_openings
+from engine.tools.sprt import SprtSettings
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED000 = [sys.executable, str(ROOT / "tests" / "opponents" / "seed000_brain.py")]
@@ -168,3 +169,60 @@ def test_match_cli_refuses_bad_arguments(tmp_path: Path) -> None:
         )
         assert done.returncode == 2
         assert "gomoku match:" in done.stderr
+
+
+def test_sprt_match_in_parallel_stops_when_the_test_decides(tmp_path: Path) -> None:
+    book = tmp_path / "openings.txt"
+    book.write_text(OPENINGS)
+    # A brain that always plays the centre, which every opening has taken: it loses at once.
+    loser = _fake_brain(tmp_path, "loser", "        print('7,7', flush=True)\n")
+    command = [sys.executable, "-m", "webapp.cli", "match", "--engine1", " ".join(SEED000)]
+    command += ["--engine2", " ".join(loser), "--openings", str(book), "--time-ms", "300"]
+    command += ["--games", "200", "--concurrency", "2", "--json"]
+    command += ["--sprt", "elo0=0", "elo1=200", "alpha=0.05", "beta=0.05"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    sprt = summary["sprt"]
+    assert sprt["decision"] == "H1"
+    assert sprt["llr"] >= sprt["upper"] == pytest.approx(math.log(0.95 / 0.05), abs=1e-3)
+    pairs = sum(sprt["pentanomial"])
+    # Stopped long before the cap: the deciding pair, plus at most one pair in flight.
+    assert 8 <= pairs <= 9 and summary["games"] == 2 * pairs
+    assert sprt["pentanomial"] == [0, 0, 0, 0, pairs]
+    assert summary["wins"] == summary["games"]
+    # Both openings were cycled, each pair from one opening with both colours.
+    records = summary["records"]
+    assert [r["number"] for r in records] == list(range(1, summary["games"] + 1))
+    for first, second in zip(records[::2], records[1::2], strict=True):
+        assert first["opening"] == second["opening"]
+        assert (first["black"], second["black"]) == ("seed000", "loser")
+    assert {r["opening"] for r in records} == {0, 1}
+    assert done.stderr.count("SPRT elo0=0 elo1=200") == pairs
+    assert "H1 accepted" in done.stderr
+
+
+def test_two_copies_of_our_brain_in_parallel_pairs(tmp_path: Path) -> None:
+    openings = parse_openings(OPENINGS)
+    ours = [sys.executable, "-m", "webapp.cli", "pbrain"]
+    one, two = Player("engine1", ours, "ours-1"), Player("engine2", ours, "ours-2")
+    summary = run_match(
+        one,
+        two,
+        openings,
+        MatchSettings(time_ms=20, tolerance_ms=400),
+        4,
+        report=False,
+        concurrency=2,
+        sprt=SprtSettings(elo0=0, elo1=10),
+    )
+    assert summary["games"] == 4
+    sprt = summary["sprt"]
+    assert isinstance(sprt, dict)
+    assert sum(sprt["pentanomial"]) == 2 and sum(sprt["trinomial"]) == 4
+    assert sprt["decision"] == "continue"
+    move_times = summary["move_times"]
+    assert isinstance(move_times, dict)
+    # The twins' moves were counted with the players they stand in for.
+    assert move_times["ours-1"]["moves"] > 0 and move_times["ours-2"]["moves"] > 0
+    assert "SPRT" in format_summary(summary)

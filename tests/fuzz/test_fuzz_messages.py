@@ -19,8 +19,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from webapp import create_app, shutdown_app
-from webapp.store import GameRecord
+from webapp.app import create_app, shutdown_app
+from webapp.storage.store import GameRecord
 
 NS = "/game"
 EVENTS = ["join", "move", "undo", "hint", "takeback_request", "takeback_answer", "resign",

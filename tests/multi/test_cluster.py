@@ -329,7 +329,7 @@ def test_store_reads_one_version_on_postgres(cluster: Cluster) -> None:
     # The servers' store on the cluster's PostgreSQL: while one writer adds a move per
     # version, every read has one move more than its version (one snapshot per read).
     from tests.store_race import torn_reads
-    from webapp.store import GameRecord, MoveRecord, SeatRecord, Store
+    from webapp.storage.store import GameRecord, MoveRecord, SeatRecord, Store
 
     store = Store(cluster.postgres.url)
     game_id = f"snap{int(time.time() * 1000) % 10**9}"

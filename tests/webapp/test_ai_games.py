@@ -8,7 +8,7 @@ from typing import Any
 
 from socket_helpers import NS, Events, create_game, join
 
-from webapp.store import GameRecord, MoveRecord, SeatRecord, Store
+from webapp.storage.store import GameRecord, MoveRecord, SeatRecord, Store
 
 
 def play(events: Events, game_id: str, x: int, y: int) -> None:

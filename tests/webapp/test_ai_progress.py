@@ -1,4 +1,4 @@
-"""Progress reports of ``webapp.ai.search_position``: a quick search sends none (its
+"""Progress reports of ``webapp.ai.pool.search_position``: a quick search sends none (its
 figures travel with the move), a longer one sends the newest depth once it has run a
 moment, then each new depth, and nothing after its move."""
 
@@ -8,7 +8,7 @@ import threading
 import time
 from typing import Any
 
-from webapp.ai import FIRST_REPORT_S, AiJob, search_position
+from webapp.ai.pool import FIRST_REPORT_S, AiJob, search_position
 
 OPENING = [(7, 7), (8, 8), (8, 7)]
 

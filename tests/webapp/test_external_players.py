@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 from socket_helpers import create_game, join
 
-from webapp.ai import AiJob
-from webapp.external import (
+from webapp.ai.pool import AiJob
+from webapp.players.external import (
     ANSWER_GRACE_S,
     end_all_brains,
     parse_message,

@@ -9,15 +9,15 @@ from typing import Any
 
 import pytest
 
-from webapp.players import (
+from webapp.players.ratings import INITIAL_RATING, compute_ratings, expected_score
+from webapp.players.registry import (
     EngineConfigError,
     PlayerRegistry,
     UnknownPlayerError,
     parse_engines,
     seat_player_id,
 )
-from webapp.ratings import INITIAL_RATING, compute_ratings, expected_score
-from webapp.store import GameRecord, MoveRecord, SeatRecord
+from webapp.storage.store import GameRecord, MoveRecord, SeatRecord
 
 # -- registry ----------------------------------------------------------------------------
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from webapp.psq import PsqError, format_psq, parse_psq
+from webapp.game.psq import PsqError, format_psq, parse_psq
 
 MOVES = [(7, 7), (8, 8), (0, 14), (14, 0), (6, 7)]
 

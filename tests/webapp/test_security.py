@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from socket_helpers import NS, Events, create_game, join
 
-from webapp import create_app, shutdown_app
+from webapp.app import create_app, shutdown_app
 
 
 def stored(app: Any, game_id: str) -> tuple[Any, ...]:
@@ -246,7 +246,7 @@ def test_user_text_is_escaped_in_pages(app: Any, client: Any) -> None:
     store = app.extensions["gomoku"].store
     from sqlalchemy import update
 
-    from webapp.models import Seat
+    from webapp.storage.tables import Seat
 
     with store.engine.begin() as connection:
         connection.execute(update(Seat).where(Seat.game_id == game_id).values(name=XSS))

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.store_race import torn_reads
-from webapp.store import (
+from webapp.storage.store import (
     GameNotFoundError,
     GameRecord,
     MoveRecord,

@@ -1,0 +1,363 @@
+/*
+ * The game page: wires the state store, the socket, the board widget and the panels.
+ * The server is authoritative: it sends `state` (with what this viewer may do, the legal
+ * points and the offers) and this page only sends intents. Server events go through one
+ * handler table below; every panel renders from the store's state plus the page's own
+ * view state (the replayed ply, a pending move, live engine reports, a hint).
+ */
+import { BoardView } from "./board.js";
+import { colorOfPly, otherColor, pointName } from "./points.js";
+import { GameSocket } from "./socket.js";
+import { StateStore } from "./store.js";
+import { errorText, onChange, t } from "./i18n.js";
+import { toast } from "./toast.js";
+import { createPlayersPanel } from "./panels/players.js";
+import { createStatusLine } from "./panels/status.js";
+import { createResultPanel } from "./panels/result.js";
+import { createOffersPanel } from "./panels/offers.js";
+import { createActionsPanel } from "./panels/actions.js";
+import { createEnginePanel } from "./panels/engine.js";
+import { createEvalGraph } from "./panels/evalgraph.js";
+import { createReplay } from "./panels/replay.js";
+import { winrateOf } from "./contract.js";
+
+const $ = (id) => document.getElementById(id);
+const root = $("game");
+const gameId = root.dataset.gameId;
+const store = new StateStore(JSON.parse($("initial-state").textContent));
+const baseTitle = document.title;
+
+// What this page shows beyond the server's state.
+const view = {
+  viewPly: null, // null follows the live position; a number shows that many moves
+  pendingMove: null, // the point sent and not yet confirmed
+  connected: false,
+  hint: null, // {move, pv, ply}
+  thinking: { black: null, white: null }, // live engine reports per colour, with their ply
+  askedTakeback: false,
+  askedRematch: false,
+  cancelled: {}, // offers this viewer withdrew, so their closing is no refusal
+};
+
+const page = {
+  gameId,
+  store,
+  view,
+  get state() {
+    return store.state;
+  },
+  shownPly() {
+    return view.viewPly === null ? store.state.moves.length : view.viewPly;
+  },
+  goTo(ply) {
+    const total = store.state.moves.length;
+    const clamped = Math.max(0, Math.min(total, ply));
+    view.viewPly = clamped === total ? null : clamped;
+    render();
+  },
+  async send(event, fields) {
+    if (!socket.connected) {
+      toast(t("error.offline"));
+      return null;
+    }
+    return socket.intent(event, fields);
+  },
+  play,
+  render: () => render(),
+};
+
+function play(x, y) {
+  const state = store.state;
+  if (!state.actions.move) {
+    refuseClick([x, y]);
+    return;
+  }
+  if (state.moves.some((m) => m[0] === x && m[1] === y)) {
+    toast(t("error.occupied"));
+    return;
+  }
+  if (!state.legal.some((p) => p[0] === x && p[1] === y)) {
+    toast(t("error.forbidden_point"));
+    return;
+  }
+  view.pendingMove = [x, y];
+  render();
+  page.send("move", { x, y, version: state.version }).then((reply) => {
+    if (!reply || !reply.ok) {
+      view.pendingMove = null;
+      render();
+    }
+  });
+}
+
+// A click on a board that takes no moves says why, or comes back from a replay.
+function refuseClick(point) {
+  const state = store.state;
+  if (view.viewPly !== null) {
+    page.goTo(state.moves.length);
+    toast(t("game.back_to_live"), "info");
+    return;
+  }
+  if (!point) return;
+  if (state.status === "finished") toast(t("error.game_over"));
+  else if (!state.you) toast(t("error.not_a_player"));
+  else if (state.status === "active" && state.turn !== state.you) toast(t("error.not_your_turn"));
+}
+
+const board = new BoardView($("board"), {
+  onPlay: play,
+  onIdle: refuseClick,
+  onPreview: () => $("touch-hint").classList.add("seen"),
+});
+page.board = board;
+
+const panels = [
+  createPlayersPanel(page),
+  createStatusLine(page),
+  createResultPanel(page),
+  createOffersPanel(page),
+  createActionsPanel(page),
+  createEnginePanel(page),
+  createEvalGraph(page),
+  createReplay(page),
+];
+
+// ---- the board's picture ------------------------------------------------------------
+
+function currentPv(state, replay) {
+  if (replay.viewPly !== null || state.status !== "active") return [];
+  const ply = state.moves.length;
+  const showPv = page.showPv();
+  let source = null;
+  if (view.hint && view.hint.ply === ply) {
+    // A hint asked for is always shown: its move, and its whole line when PV is on.
+    const line = view.hint.pv && view.hint.pv.length ? view.hint.pv : [view.hint.move];
+    source = { pv: showPv ? line : line.slice(0, 1), color: state.turn };
+  } else if (showPv) {
+    const info = view.thinking[state.turn];
+    if (info && info.ply === ply && info.pv) source = { pv: info.pv, color: state.turn };
+  }
+  if (!source) return [];
+  let color = source.color;
+  return source.pv.map((p) => {
+    const step = { x: p[0], y: p[1], color };
+    color = otherColor(color);
+    return step;
+  });
+}
+
+function renderBoard() {
+  const state = store.state;
+  const shown = page.shownPly();
+  const stones = state.moves.slice(0, shown).map((m, i) => ({
+    x: m[0],
+    y: m[1],
+    color: colorOfPly(i),
+    number: i + 1,
+  }));
+  if (view.pendingMove) {
+    stones.push({
+      x: view.pendingMove[0],
+      y: view.pendingMove[1],
+      color: state.turn,
+      number: stones.length + 1,
+    });
+  }
+  const live = view.viewPly === null;
+  const interactive = live && view.connected && state.actions.move && !view.pendingMove;
+  // Points the side to move may not play, drawn for everyone (renju's forbidden points).
+  let forbidden = [];
+  if (live && state.status === "active") {
+    const legal = new Set(state.legal.map((p) => p[0] + "," + p[1]));
+    const taken = new Set(state.moves.map((m) => m[0] + "," + m[1]));
+    for (let y = 0; y < state.size; y++) {
+      for (let x = 0; x < state.size; x++) {
+        const key = x + "," + y;
+        if (!legal.has(key) && !taken.has(key)) forbidden.push([x, y]);
+      }
+    }
+    if (forbidden.length > state.size * state.size - taken.size - 1) forbidden = [];
+  }
+  const last = stones[stones.length - 1];
+  board.update({
+    size: state.size,
+    stones,
+    lastMove: last ? [last.x, last.y] : null,
+    winLine:
+      shown === state.moves.length && state.result && state.result.line ? state.result.line : [],
+    forbidden,
+    pv: currentPv(state, view),
+    showNumbers: page.showNumbers(),
+    showPv: true,
+    interactive,
+    playable: interactive ? new Set(state.legal.map((p) => p[0] + "," + p[1])) : null,
+    ghostColor: state.you,
+  });
+  root.classList.toggle("replaying", !live);
+  const touch = $("touch-hint");
+  touch.hidden = !(isTouch() && state.you && state.status !== "finished");
+}
+
+function isTouch() {
+  return navigator.maxTouchPoints > 0 || window.matchMedia("(pointer: coarse)").matches;
+}
+
+function render() {
+  const state = store.state;
+  root.dataset.status = state.status;
+  root.dataset.version = String(state.version);
+  root.dataset.moveCount = String(state.moves.length);
+  root.dataset.you = state.you || "";
+  root.dataset.turn = state.turn || "";
+  root.classList.toggle("is-finished", state.status === "finished");
+  const myTurn = state.status === "active" && state.you && state.you === state.turn;
+  document.title = (myTurn ? "● " : "") + baseTitle;
+  renderBoard();
+  for (const panel of panels) panel.render(state, view);
+  $("spectator-count").textContent = String(state.spectators || 0);
+  $("meta-rule").textContent = t("rule." + state.rule);
+  $("share-link").value = window.location.origin + "/g/" + gameId;
+  $("share-card").hidden = !(state.status === "waiting" && state.mode === "friend");
+}
+
+// ---- server events: one table -------------------------------------------------------
+
+function acceptState(state, previous) {
+  const movesChanged =
+    state.moves.length !== previous.moves.length ||
+    state.moves.some(
+      (m, i) =>
+        !previous.moves[i] || m[0] !== previous.moves[i][0] || m[1] !== previous.moves[i][1],
+    );
+  view.pendingMove = null;
+  if (movesChanged) {
+    view.hint = null;
+    for (const color of ["black", "white"]) {
+      const info = view.thinking[color];
+      if (info && info.ply !== state.moves.length) view.thinking[color] = null;
+    }
+    if (view.viewPly !== null && view.viewPly > state.moves.length) view.viewPly = null;
+  }
+  if (previous.status === "waiting" && state.status === "active" && state.mode === "friend") {
+    toast(t("game.opponent_joined"), "info");
+  }
+  // An offer of mine that closed with the position unchanged was declined (the server
+  // also says so with `offer_declined`; whichever comes first is shown).
+  for (const kind of ["takeback", "draw", "rematch"]) {
+    const mine = previous.offers[kind] && previous.offers[kind] === state.you;
+    const unchanged = !movesChanged && state.status === previous.status && !state.next_game;
+    if (mine && !state.offers[kind] && unchanged && !view.cancelled[kind]) {
+      declined(kind);
+    }
+    if (!state.offers[kind]) view.cancelled[kind] = false;
+  }
+  if (!state.offers.takeback) view.askedTakeback = false;
+  // The human of an AI game goes straight to the rematch; everyone else gets a link.
+  if (state.next_game && !previous.next_game && state.mode === "ai" && state.you) {
+    window.location.assign("/g/" + encodeURIComponent(state.next_game));
+    return;
+  }
+  render();
+}
+
+const lastDeclined = {};
+
+function declined(kind) {
+  const now = Date.now();
+  if (lastDeclined[kind] && now - lastDeclined[kind] < 5000) return;
+  lastDeclined[kind] = now;
+  toast(t(`offer.${kind}.declined`), "info");
+}
+
+function offerWho(payload) {
+  const kind = payload && payload.kind;
+  return ["takeback", "rematch", "draw"].includes(kind) ? kind : null;
+}
+
+const handlers = {
+  state(payload) {
+    if (!payload || payload.id !== gameId) return;
+    store.offer(payload);
+  },
+  spectators(payload) {
+    const count =
+      typeof payload === "number" ? payload : payload && (payload.count ?? payload.spectators);
+    if (typeof count !== "number") return;
+    store.patch({ spectators: count });
+    $("spectator-count").textContent = String(count);
+  },
+  thinking(info) {
+    if (!info || (info.color !== "black" && info.color !== "white")) return;
+    const state = store.state;
+    const blackWinrate =
+      typeof info.black_winrate === "number"
+        ? info.black_winrate
+        : winrateOf(info.color === "black" ? info.score : -info.score);
+    view.thinking[info.color] = Object.assign({}, info, {
+      ply: state.moves.length,
+      black_winrate: blackWinrate,
+    });
+    if (info.warming !== undefined) store.patch({ warming: Boolean(info.warming) });
+    render();
+  },
+  hint(info) {
+    if (!info) return;
+    const move = info.move || (typeof info.x === "number" ? [info.x, info.y] : null);
+    if (!move) return;
+    view.hint = { move, pv: info.pv || [move], ply: store.state.moves.length };
+    toast(t("game.hint_toast", { move: pointName(move, store.state.size) }), "info");
+    render();
+  },
+  offer_declined(payload) {
+    const kind = offerWho(payload);
+    if (!kind) return;
+    const state = store.state;
+    if (payload.by !== state.you && state.you) declined(kind);
+    if (kind === "takeback") view.askedTakeback = false;
+    if (kind === "rematch") view.askedRematch = false;
+    render();
+  },
+  offer_cancelled(payload) {
+    const kind = offerWho(payload);
+    if (!kind || !payload.by || payload.by === store.state.you) return;
+    toast(t(`offer.${kind}.cancelled`, { color: t(`color.${payload.by}_cap`) }), "info");
+  },
+  error(error) {
+    view.pendingMove = null;
+    toast(errorText(error));
+    render();
+  },
+};
+
+store.subscribe(acceptState);
+
+const socket = new GameSocket(gameId, {
+  onConnect() {
+    view.connected = true;
+    $("conn-banner").hidden = true;
+    render();
+  },
+  onDisconnect() {
+    view.connected = false;
+    view.pendingMove = null;
+    $("conn-banner").hidden = false;
+    render();
+  },
+});
+socket.handle(handlers);
+
+onChange(() => render());
+render();
+
+// Tests and the console read the state and the board from here, and may replay a
+// server event through the same handler table.
+window.gomokuGame = {
+  get state() {
+    return store.state;
+  },
+  board,
+  view,
+  receive(event, payload) {
+    if (handlers[event]) handlers[event](payload);
+  },
+};

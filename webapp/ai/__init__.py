@@ -1,0 +1,1 @@
+"""AI turns: the jobs a game hands to the engine and the worker processes that search them."""

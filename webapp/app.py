@@ -1,0 +1,205 @@
+"""The application factory.
+
+``create_app`` reads its configuration from the environment (``SECRET_KEY``,
+``DATABASE_URL``, ``REDIS_URL``, ``GOMOKU_INSTANCE``, ``AI_WORKERS``, ``CORS_ORIGINS``,
+``GOMOKU_ENGINES``: external Gomocup engines as players, see ``players``)
+and an optional ``test_config`` mapping, then wires the store, the AI runner, the game
+service, the ``/game`` Socket.IO namespace and the page, API and health blueprints
+together; games whose AI was thinking when the server stopped resume at once. Without
+``REDIS_URL`` everything runs in this process (AI searches in its own process pool);
+with it (``multi``) Socket.IO fans out through Redis, presence is shared there and AI
+moves are RQ jobs for ``gomoku worker``. ``shutdown_app`` releases the worker processes,
+Redis and the database."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+from flask_socketio import SocketIO
+
+from webapp.ai.pool import AiRunner, ProcessPoolAiRunner
+from webapp.game.service import GameService
+from webapp.realtime.presence import Presence
+from webapp.scale.redis_presence import RedisPresence
+from webapp.scale.shared import Shared
+from webapp.storage.store import Store
+
+ROOT = Path(__file__).resolve().parent.parent
+MAX_BODY_BYTES = 64 * 1024
+
+
+@dataclass
+class Runtime:
+    """What one app instance owns: closed together by ``shutdown_app``."""
+
+    store: Store
+    runner: AiRunner
+    presence: Presence | RedisPresence
+    service: GameService
+    socketio: SocketIO
+    owns_runner: bool = True
+    shared: Shared | None = None
+
+    def close(self) -> None:
+        self.service.close()
+        if self.owns_runner:
+            self.runner.shutdown()
+        if self.shared is not None:
+            self.shared.close()
+        self.store.close()
+
+
+def _secret_key(instance: Path) -> str:
+    from_env = os.environ.get("SECRET_KEY")
+    if from_env:
+        return from_env
+    path = instance / "secret_key"
+    if path.exists():
+        return path.read_text().strip()
+    key = secrets.token_hex(32)
+    path.write_text(key)
+    path.chmod(0o600)
+    return key
+
+
+def _cors_origins(value: str | None) -> Any:
+    if not value:
+        return None  # engine.io's default: the page's own origin only
+    if value.strip() == "*":
+        return "*"
+    return [origin.strip() for origin in value.split(",") if origin.strip()]
+
+
+def database_url(instance: Path) -> str:
+    """``DATABASE_URL`` or the SQLite file of the instance folder."""
+    return os.environ.get("DATABASE_URL") or f"sqlite:///{instance / 'gomoku.sqlite3'}"
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    test_config = dict(test_config or {})
+    instance = test_config.pop("INSTANCE_PATH", None) or os.environ.get("GOMOKU_INSTANCE")
+    app = Flask(
+        __name__,
+        instance_path=str(Path(instance).resolve()) if instance else str(ROOT / "instance"),
+        instance_relative_config=True,
+        template_folder=str(ROOT / "templates"),
+        static_folder=str(ROOT / "static"),
+    )
+    instance_dir = Path(app.instance_path)
+    instance_dir.mkdir(parents=True, exist_ok=True)
+    app.config.from_mapping(
+        DATABASE_URL=database_url(instance_dir),
+        REDIS_URL=os.environ.get("REDIS_URL") or None,
+        AI_WORKERS=int(os.environ.get("AI_WORKERS") or os.cpu_count() or 1),
+        AI_WARM_UP=True,
+        AI_RESUME=True,
+        AIVAI_MOVE_S=0.6,
+        HINT_TIME_S=0.5,
+        CORS_ORIGINS=os.environ.get("CORS_ORIGINS"),
+        SESSION_COOKIE_SECURE=os.environ.get("SESSION_COOKIE_SECURE", "").lower()
+        in ("1", "true", "yes"),
+        MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
+        # "gevent" under ``gomoku serve`` (see ``server``); tests drive the app in threads.
+        ASYNC_MODE="threading",
+        RATE_PER_S=20.0,
+        RATE_BURST=40.0,
+        ENGINES=os.environ.get("GOMOKU_ENGINES"),
+    )
+    app.config.update(test_config)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _secret_key(instance_dir)
+
+    from webapp.http import api, health, json_body, pages, players_page, security
+    from webapp.players.registry import PlayerRegistry
+    from webapp.realtime import guard
+    from webapp.realtime.namespace import NAMESPACE, GameNamespace
+    from webapp.realtime.ratelimit import RateLimiter
+
+    store = Store(app.config["DATABASE_URL"])
+    shared = Shared.connect(app.config["REDIS_URL"]) if app.config["REDIS_URL"] else None
+    # Tests share one runner between apps to spare the worker start-up.
+    shared_runner = app.config.get("AI_RUNNER")
+    runner: AiRunner
+    presence: Presence | RedisPresence
+    if shared is not None:
+        runner, presence = shared.runner, shared.presence
+        shared.presence.start_heartbeat()
+    else:
+        runner = shared_runner or ProcessPoolAiRunner(
+            int(app.config["AI_WORKERS"]), warm_up=bool(app.config["AI_WARM_UP"])
+        )
+        presence = Presence()
+    service = GameService(
+        store,
+        runner,
+        presence,
+        aivai_move_s=float(app.config["AIVAI_MOVE_S"]),
+        hint_time_s=float(app.config["HINT_TIME_S"]),
+        turns=shared.turns if shared is not None else None,
+    )
+    service.players = PlayerRegistry.build(app.config["ENGINES"])
+    options: dict[str, Any] = {}
+    if shared is not None:
+        options["client_manager"] = shared.client_manager()
+    socketio = SocketIO(
+        app,
+        async_mode=app.config["ASYNC_MODE"],
+        # Every message of the contract is a few hundred bytes.
+        max_http_buffer_size=MAX_BODY_BYTES,
+        cors_allowed_origins=_cors_origins(app.config["CORS_ORIGINS"]),
+        **options,
+    )
+    if shared is not None and not socketio.server.manager_initialized:
+        # Subscribe to the message queue now, not at the first connection, so moves made
+        # on other servers reach this one's sockets from the start (and health says so).
+        socketio.server.manager_initialized = True
+        socketio.server.manager.initialize()
+    limiter = RateLimiter(float(app.config["RATE_PER_S"]), float(app.config["RATE_BURST"]))
+    socketio.on_namespace(
+        GameNamespace(
+            NAMESPACE,
+            service,
+            presence,
+            limiter,
+            check_available=shared.check_available if shared is not None else None,
+        )
+    )
+    service.set_emitter(
+        lambda event, payload, to, skip: socketio.emit(
+            event, payload, namespace=NAMESPACE, to=to, skip_sid=skip
+        )
+    )
+    app.extensions["gomoku"] = Runtime(
+        store,
+        runner,
+        presence,
+        service,
+        socketio,
+        owns_runner=shared_runner is None and shared is None,
+        shared=shared,
+    )
+    guard.init_app(app, limiter.allow)
+    json_body.init_app(app)
+    api.init_app(app)
+    pages.init_app(app)
+    health.init_app(app)
+    players_page.init_app(app)
+    security.init_app(app)  # last: it wraps everything else
+    if app.config["AI_RESUME"]:
+        service.resume()
+    return app
+
+
+def shutdown_app(app: Flask) -> None:
+    """Stop the AI workers, timers and database connections of ``app``."""
+    runtime = app.extensions.pop("gomoku", None)
+    if runtime is not None:
+        runtime.close()
+
+
+__all__ = ["create_app", "shutdown_app"]

@@ -1,0 +1,1 @@
+"""Pages, the JSON API, health checks and cookies: the site's HTTP side."""

@@ -1,0 +1,126 @@
+"""HTML pages: home, a game (which also hands out the free seat of a waiting friend
+game), the PSQ download, the language switch and the 404 page.
+
+Templates live in the top-level ``templates/`` folder and read only the context given
+here; the interface strings themselves are in ``static/js/strings.js``."""
+
+from __future__ import annotations
+
+from flask import (
+    Blueprint,
+    Flask,
+    Response,
+    current_app,
+    jsonify,
+    make_response,
+    redirect,
+    render_template,
+    request,
+)
+from werkzeug.exceptions import HTTPException, NotFound, RequestEntityTooLarge
+from werkzeug.wrappers import Response as BaseResponse
+
+from engine.search.levels import LEVELS
+from webapp.game.errors import GameActionError
+from webapp.game.psq import format_psq
+from webapp.game.service import GameService
+from webapp.http.cookies import LANGUAGES, language_of, set_seat_cookie
+from webapp.http.security import same_site_path
+from webapp.realtime.messages import GAME_ID_RE, RULES
+
+bp = Blueprint("pages", __name__)
+
+SIZES = [15, 19, 20, 7, 9, 10, 11, 12, 13, 14, 16, 17, 18, 21, 22]
+
+
+def service() -> GameService:
+    return current_app.extensions["gomoku"].service  # type: ignore[no-any-return]
+
+
+@bp.get("/")
+def home() -> str:
+    levels = [
+        {"number": lv.number, "name": lv.name, "description": lv.description}
+        for lv in LEVELS.values()
+    ]
+    return render_template(
+        "home.html",
+        levels=levels,
+        rules=list(RULES),
+        sizes=SIZES,
+        live_games=service().live_games(20),
+        lang=language_of(request),
+    )
+
+
+@bp.get("/g/<game_id>")
+def game(game_id: str) -> Response:
+    if not GAME_ID_RE.match(game_id):
+        raise NotFound()
+    try:
+        record, you, cookie = service().visit(game_id, request.cookies)
+    except GameActionError:
+        raise NotFound() from None
+    games = service()
+    record = games.settle(record)
+    response = make_response(
+        render_template(
+            "game.html",
+            game_id=game_id,
+            state=games.public_state(record, you),
+            lang=language_of(request),
+        )
+    )
+    if cookie is not None:
+        set_seat_cookie(
+            response, *cookie, secure=bool(current_app.config.get("SESSION_COOKIE_SECURE"))
+        )
+    return response
+
+
+@bp.get("/g/<game_id>/psq")
+def game_psq(game_id: str) -> Response:
+    if not GAME_ID_RE.match(game_id):
+        raise NotFound()
+    try:
+        record = service().load(game_id)
+    except GameActionError:
+        raise NotFound() from None
+    text = format_psq(record.size, record.points, [m.think_ms or 0 for m in record.moves])
+    response = make_response(text)
+    response.mimetype = "text/plain"
+    response.headers["Content-Disposition"] = f'attachment; filename="gomoku-{game_id}.psq"'
+    return response
+
+
+@bp.get("/lang/<code>")
+def set_language(code: str) -> BaseResponse:
+    response = redirect(same_site_path(request.referrer, request.host))
+    if code in LANGUAGES:
+        response.set_cookie("lang", code, max_age=365 * 24 * 3600, path="/", samesite="Lax")
+    return response
+
+
+def _not_found(error: HTTPException) -> tuple[Response | str, int]:
+    if request.path.startswith("/api/"):
+        return jsonify({"error": "not found"}), 404
+    return render_template("404.html", lang=language_of(request)), 404
+
+
+def _too_large(error: HTTPException) -> tuple[Response | str, int]:
+    if request.path.startswith("/api/"):
+        return jsonify({"error": "the request body is too large"}), 400
+    return "request body too large", 413
+
+
+def _method_not_allowed(error: HTTPException) -> tuple[Response | str, int]:
+    if request.path.startswith("/api/"):
+        return jsonify({"error": "method not allowed"}), 405
+    return "method not allowed", 405
+
+
+def init_app(app: Flask) -> None:
+    app.register_blueprint(bp)
+    app.register_error_handler(404, _not_found)
+    app.register_error_handler(RequestEntityTooLarge, _too_large)
+    app.register_error_handler(405, _method_not_allowed)

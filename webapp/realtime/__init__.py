@@ -1,0 +1,1 @@
+"""The ``/game`` Socket.IO namespace, the messages it accepts, presence and rate limits."""

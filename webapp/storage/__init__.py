@@ -1,0 +1,1 @@
+"""Persistence: SQLAlchemy tables and the game store with version compare-and-set."""
