@@ -27,7 +27,7 @@ from engine.kernel.playouts import (
     playout,
 )
 from engine.kernel.state import I_PLY, copy_into
-from engine.kernel.tables import C_BLOCK4, Tables
+from engine.kernel.tables import C_BLOCK4, C_BLOCK4_FLEX3, C_FLEX4, Tables
 
 # Proven results stored on nodes, from the view of the player who moved into the node.
 PROVEN_WIN = 1
@@ -178,6 +178,8 @@ def _greedy_child(node: int, walk: Walk, side: int, tree: Tree) -> int:
     choice = -1
     for i in range(tree.first[node], tree.first[node] + tree.nchild[node]):
         level = klass[move[i]]
+        if level == C_FLEX4:
+            level = C_BLOCK4_FLEX3  # every winning threat ranks alike
         if level > top:
             top = level
             count = 0
