@@ -22,7 +22,8 @@ from typing import Any
 from flask import Flask
 from flask_socketio import SocketIO
 
-from webapp.ai.pool import AiRunner, ProcessPoolAiRunner
+from webapp.ai.fairness import FairShareRunner
+from webapp.ai.pool import AiRunner, PoolAiRunner
 from webapp.game.service import GameService
 from webapp.realtime.presence import Presence
 from webapp.scale.redis_presence import RedisPresence
@@ -96,6 +97,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         DATABASE_URL=database_url(instance_dir),
         REDIS_URL=os.environ.get("REDIS_URL") or None,
         AI_WORKERS=int(os.environ.get("AI_WORKERS") or os.cpu_count() or 1),
+        AI_ANALYSIS_WORKERS=int(os.environ.get("AI_ANALYSIS_WORKERS") or 1),
+        AI_START_WAIT_S=60.0,
         AI_WARM_UP=True,
         AI_RESUME=True,
         AIVAI_MOVE_S=0.6,
@@ -130,10 +133,16 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         runner, presence = shared.runner, shared.presence
         shared.presence.start_heartbeat()
     else:
-        runner = shared_runner or ProcessPoolAiRunner(
-            int(app.config["AI_WORKERS"]), warm_up=bool(app.config["AI_WARM_UP"])
+        runner = shared_runner or PoolAiRunner(
+            int(app.config["AI_WORKERS"]),
+            analysis_workers=int(app.config["AI_ANALYSIS_WORKERS"]),
+            warm_up=bool(app.config["AI_WARM_UP"]),
         )
         presence = Presence()
+    # Serve once the engine is warm; a fresh install compiles it for a minute or two:
+    # then serve anyway, and the first moves say that they wait for it.
+    runner = FairShareRunner(runner, app.config.get("AI_QUOTA"))
+    runner.wait_ready(float(app.config["AI_START_WAIT_S"]))
     service = GameService(
         store,
         runner,

@@ -71,6 +71,7 @@ def test_abandoned_game_counts_down_to_a_claim(page: Page, live_server, ui) -> N
     )
     feed(page, state, actions={**actions, "claim": True})
     expect(page.get_by_role("button", name="Claim victory")).to_be_visible()
+    expect(page.locator("#abandon-text")).to_have_text("White has left. You can claim the win now.")
     ui.screenshot(page, "abandon-claim")
 
 

@@ -47,10 +47,7 @@ def test_friends_get_no_hint_and_a_declined_takeback_is_told(
         host, guest = (context.new_page() for context in contexts)
         game_id = ui.create_game(contexts[0], live_server.url, mode="friend", color="black")
         host.goto(f"{live_server.url}/g/{game_id}")
-        guest.goto(f"{live_server.url}/g/{game_id}")
-        take = guest.locator("#btn-take-seat")
-        if take.is_visible():
-            take.click()
+        ui.join_as_guest(guest, f"{live_server.url}/g/{game_id}")
         expect(guest.locator("#game")).to_have_attribute("data-you", "white")
         expect(host.locator("#status")).to_have_text("Your turn")
         for page in (host, guest):

@@ -133,7 +133,9 @@ class GameNamespace(Namespace):  # type: ignore[misc]
                 self.service.emit("state", self.service.public_state(record), self.sid)
                 self.service.announce(ref.game_id)
             else:
-                self.service.broadcast(record)
+                # Read again now that the socket is in the room: a move made meanwhile (an
+                # AI's quick reply) was broadcast before this socket could hear it.
+                self.service.broadcast(self.service.load(ref.game_id))
 
         return self._handle("join", data, join)
 
