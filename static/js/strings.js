@@ -37,7 +37,7 @@ export const STRINGS = {
     "home.ai.start": "Play",
     "home.friend.title": "Play a friend",
     "home.friend.lead":
-      "Create a game and send the link. The first person to open it takes the other seat.",
+      "Create a game and send the link. Your friend opens it and takes the other seat.",
     "home.friend.start": "Create link",
     "home.aivai.title": "Watch AI vs AI",
     "home.aivai.lead": "Pick two engines and watch them think move by move.",
@@ -307,7 +307,7 @@ export const STRINGS = {
     "home.ai.title": "人机对弈",
     "home.ai.start": "开始",
     "home.friend.title": "与好友对弈",
-    "home.friend.lead": "创建对局并发送链接，第一个打开链接的人将坐上另一方的座位。",
+    "home.friend.lead": "创建对局并发送链接，好友打开链接后即可坐上另一方的座位。",
     "home.friend.start": "创建链接",
     "home.aivai.title": "观看 AI 对战",
     "home.aivai.lead": "选择两个引擎，逐步观看它们的思考。",

@@ -116,18 +116,20 @@ class Player:
 
 
 def measure(url: str, moves: int, level: int, rng: random.Random) -> list[float]:
-    player = Player(url, level)
-    try:
-        times = []
-        for _ in range(moves):
-            took = player.reply_time(rng)
-            if took is None:
-                break
-            times.append(took)
-            time.sleep(0.3)
-        return times
-    finally:
-        player.close()
+    """``moves`` AI reply times, in as many games as it takes (the AI wins some fast)."""
+    times: list[float] = []
+    while len(times) < moves:
+        player = Player(url, level)
+        try:
+            while len(times) < moves:
+                took = player.reply_time(rng)
+                if took is None:
+                    break
+                times.append(took)
+                time.sleep(0.3)
+        finally:
+            player.close()
+    return times
 
 
 def api_flood(url: str, stop: threading.Event, results: Counter[str]) -> None:
@@ -148,7 +150,7 @@ def hint_flood(url: str, stop: threading.Event, results: Counter[str]) -> None:
             attacker.ask_hint()
             time.sleep(2.5 / 40)
         stop.wait()
-        time.sleep(1.0)
+        time.sleep(3.0)  # the answers of the last hints
         results.update(attacker.hints)
     finally:
         attacker.close()
@@ -167,7 +169,7 @@ def summary(name: str, times: list[float], flood: Counter[str] | None = None) ->
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--port", type=int, default=5591)
-    parser.add_argument("--moves", type=int, default=8)
+    parser.add_argument("--moves", type=int, default=12)
     parser.add_argument("--level", type=int, default=1)
     args = parser.parse_args(argv)
     rng = random.Random(1)

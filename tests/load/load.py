@@ -415,11 +415,9 @@ class Deployment:
             self.processes = list(self.servers)
 
     def warm_up(self) -> None:
-        """Ask every server for a few engine moves at once, so that lazily started AI
-        processes are running before anything is measured."""
-        import urllib.error
+        """Ask every server for an engine move, so that the whole AI path has run once
+        before anything is measured (one at a time: a client gets two at once at most)."""
         import urllib.request
-        from concurrent.futures import ThreadPoolExecutor
 
         body = json.dumps({"moves": [[7, 7]], "time_ms": 50}).encode()
 
@@ -427,15 +425,11 @@ class Deployment:
             request = urllib.request.Request(
                 f"{url}/api/v1/move", data=body, headers={"Content-Type": "application/json"}
             )
-            # The engine API's per-client share may refuse some: the pool warms up anyway.
-            with (
-                contextlib.suppress(urllib.error.HTTPError),
-                urllib.request.urlopen(request, timeout=120) as reply,
-            ):
+            with urllib.request.urlopen(request, timeout=120) as reply:
                 reply.read()
 
-        with ThreadPoolExecutor(8) as pool:
-            list(pool.map(ask, self.urls * 4))
+        for url in self.urls:
+            ask(url)
 
     def figures(self) -> tuple[float, int]:
         """Resident memory (MB) and threads of the servers, added up."""

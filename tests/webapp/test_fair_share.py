@@ -67,6 +67,23 @@ def test_the_engine_api_refuses_a_client_over_its_share(app_factory: Any) -> Non
     assert "too many" in refused.get_json()["error"]
 
 
+def test_a_full_analysis_lane_refuses_newcomers(app_factory: Any) -> None:
+    app = app_factory(AI_QUOTA=Quota(waiting=2))
+    client = app.test_client()
+    busy = [
+        in_background(lambda a=address: ask_engine(app.test_client(), a, 1000))
+        for address in ("10.0.2.1", "10.0.2.2")
+    ]
+    wait_busy(app, 1, 1)
+    refused = ask_engine(client, "10.0.2.3", 100)
+    assert refused.status_code == 429
+    assert "busy" in refused.get_json()["error"]
+    for thread, answers in busy:
+        thread.join(30)
+        assert answers[0].status_code == 200
+    assert ask_engine(client, "10.0.2.3", 100).status_code == 200
+
+
 def test_analysis_think_time_is_capped(app_factory: Any) -> None:
     app = app_factory(AI_QUOTA=Quota(max_think_s=0.2))
     runner = app.extensions["gomoku"].runner

@@ -30,7 +30,9 @@ class Quota:
     searches: int = 2  # unfinished analysis searches per client
     rate_per_s: float = 1.0  # analysis searches a second per client, sustained
     burst: float = 6.0
-    waiting: int = 24  # unfinished analysis searches of all clients together
+    # Unfinished analysis searches of all clients together: beyond this, the wait for a
+    # free analysis worker would outlast the engine API's patience.
+    waiting: int = 8
     max_think_s: float = 5.0
 
 
