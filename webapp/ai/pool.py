@@ -190,8 +190,10 @@ class PoolAiRunner(AiRunner):
             waiting = self._waiting[pending.lane].remove(pending.client, pending)
             worker = next((w for w in self._workers[pending.lane] if w.current is pending), None)
             pending.on_progress = None
-        if waiting:
-            pending.future.cancel()
+        if waiting and not pending.future.cancel():
+            # Put back after a failed start, so already running: it ends here.
+            error = WorkerLostError("the search was cancelled before it restarted")
+            _resolve(pending.future, lambda f: f.set_exception(error))
         elif worker is not None:
             self._send(worker, {"op": "stop", "id": pending.job_id})
         pending.drained.set()
@@ -204,7 +206,10 @@ class PoolAiRunner(AiRunner):
             if not free:
                 return
             pending = line.pop()
-            if pending is None or not pending.future.set_running_or_notify_cancel():
+            if pending is None:
+                return
+            # (A job put back after a failed start is running already.)
+            if not pending.future.running() and not pending.future.set_running_or_notify_cancel():
                 continue
             session = pending.job.session
             worker = self._affinity.get(session) if session else None
@@ -218,8 +223,11 @@ class PoolAiRunner(AiRunner):
             worker.current = pending
             request = {"op": "search", "id": pending.job_id, "job": pending.job.to_json()}
             if not self._send(worker, request):
-                # Its reader thread sees it die and fails the job for a retry.
+                # The worker is dying (its reader thread replaces it): another one starts
+                # the job.
                 worker.alive = False
+                worker.current = None
+                line.push_front(pending.client, pending)
 
     def _send(self, worker: _Worker, message: dict[str, Any]) -> bool:
         stdin = worker.process.stdin
@@ -373,8 +381,10 @@ class PoolAiRunner(AiRunner):
             self._closed = True
             waiting = [p for line in self._waiting.values() for p in line.clear()]
             workers = [w for lane in self._workers.values() for w in lane]
+        stopped = RuntimeError("the AI runner is shut down")
         for pending in waiting:
-            pending.future.cancel()
+            if not pending.future.cancel():
+                _resolve(pending.future, lambda f: f.set_exception(stopped))
             pending.drained.set()
         # Closing a worker's stdin ends it at once, even mid-search.
         for worker in workers:
