@@ -121,17 +121,28 @@ def _refresh_cell(st: State, tb: Tables, j: int) -> None:
 
 
 @njit(cache=True)
-def _refresh_lines(st: State, tb: Tables, i: int) -> None:
-    """Refresh every empty cell whose window sees cell ``i`` (its four lines, up to the border)."""
-    for d in range(4):
-        step = st.dirs[d]
-        for sign in (-1, 1):
-            for k in range(1, HALF + 1):
-                j = i + sign * k * step
-                if st.cells[j] == WALL:
-                    break
-                if st.cells[j] == 0:
-                    _refresh_cell(st, tb, j)
+def _refresh_direction(st: State, tb: Tables, j: int, d: int) -> None:
+    """Empty cell ``j``'s window in direction ``d`` changed: look its shape up again and,
+    for a side whose shape there is new, recompute the cell's class and value."""
+    key = st.keys[d, j]
+    for side in range(2):
+        shape = tb.shapes[side, key]
+        if shape == st.shape[side, d, j]:
+            continue
+        st.shape[side, d, j] = shape
+        combo = (
+            (st.shape[side, 0, j] * NUM_PATTERNS + st.shape[side, 1, j]) * NUM_PATTERNS
+            + st.shape[side, 2, j]
+        ) * NUM_PATTERNS + st.shape[side, 3, j]
+        new_value = tb.combo_value[combo]
+        new_class = tb.combo_class[combo]
+        st.value_sum[side] += new_value - st.value[side, j]
+        st.value[side, j] = new_value
+        old_class = st.klass[side, j]
+        if new_class != old_class:
+            st.class_count[side, old_class] -= 1
+            st.class_count[side, new_class] += 1
+            st.klass[side, j] = new_class
 
 
 @njit(cache=True)
@@ -146,6 +157,7 @@ def place(st: State, tb: Tables, i: int, color: int) -> None:
     st.stack[ply] = i
     st.info[I_PLY] = ply + 1
     st.info[I_HASH] ^= tb.zobrist[color, i]
+    # Only the window of direction d changes for the cells on line d through i.
     for d in range(4):
         step = st.dirs[d]
         for sign in (-1, 1):
@@ -155,9 +167,11 @@ def place(st: State, tb: Tables, i: int, color: int) -> None:
                 st.keys[d, j] |= color << (2 * key_slot(offset))
                 if k <= 2:
                     st.near[j] += 1
-                if st.cells[j] == WALL:
+                cell = st.cells[j]
+                if cell == WALL:
                     break
-    _refresh_lines(st, tb, i)
+                if cell == 0:
+                    _refresh_direction(st, tb, j, d)
 
 
 @njit(cache=True)
@@ -178,9 +192,11 @@ def remove(st: State, tb: Tables) -> int:
                 st.keys[d, j] &= ~(np.int64(3) << (2 * key_slot(offset)))
                 if k <= 2:
                     st.near[j] -= 1
-                if st.cells[j] == WALL:
+                cell = st.cells[j]
+                if cell == WALL:
                     break
-    _refresh_lines(st, tb, i)
+                if cell == 0:
+                    _refresh_direction(st, tb, j, d)
     # The cell rejoins the pool of empty cells with its shapes recomputed.
     for side in range(2):
         st.class_count[side, st.klass[side, i]] += 1
