@@ -119,7 +119,7 @@ def pvs(
         hs.pv_len[ply] = ply + 1
         return MATE - ply - 1
     if st.class_count[op, C_FIVE] > 0:
-        fives = np.empty(2, dtype=np.int64)
+        fives = hs.moves[ply, :2]
         found = five_cells(st, op, fives)
         block = fives[0]
         lost = found >= 2 or (renju and color == 1 and forbidden_at(st, block))
