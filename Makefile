@@ -20,6 +20,7 @@ system-deps:
 	bash .ci/system-deps
 
 run: setup
+	@echo "Compiling the engine (a minute or two the first time)..." && $(BIN)/python -m engine.tools.warmup
 	$(BIN)/gomoku serve --host $(HOST) --port $(PORT)
 
 test: setup system-deps

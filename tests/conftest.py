@@ -23,10 +23,11 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.fixture(scope="session")
 def ai_runner() -> Iterator[Any]:
-    """One worker process for the whole session: starting and warming it costs seconds."""
-    from webapp.ai.pool import ProcessPoolAiRunner
+    """One worker process per lane for the whole session: starting and warming them costs
+    seconds."""
+    from webapp.ai.pool import PoolAiRunner
 
-    runner = ProcessPoolAiRunner(1, warm_up=True)
+    runner = PoolAiRunner(1, analysis_workers=1, warm_up=True)
     yield runner
     runner.shutdown()
 

@@ -22,7 +22,8 @@ from typing import Any
 from flask import Flask
 from flask_socketio import SocketIO
 
-from webapp.ai.pool import AiRunner, ProcessPoolAiRunner
+from webapp.ai.fairness import FairShareRunner
+from webapp.ai.pool import AiRunner, PoolAiRunner
 from webapp.game.service import GameService
 from webapp.realtime.presence import Presence
 from webapp.scale.redis_presence import RedisPresence
@@ -96,6 +97,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         DATABASE_URL=database_url(instance_dir),
         REDIS_URL=os.environ.get("REDIS_URL") or None,
         AI_WORKERS=int(os.environ.get("AI_WORKERS") or os.cpu_count() or 1),
+        AI_ANALYSIS_WORKERS=int(os.environ.get("AI_ANALYSIS_WORKERS") or 1),
+        AI_START_WAIT_S=60.0,
         AI_WARM_UP=True,
         AI_RESUME=True,
         AIVAI_MOVE_S=0.6,
@@ -104,6 +107,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         SESSION_COOKIE_SECURE=os.environ.get("SESSION_COOKIE_SECURE", "").lower()
         in ("1", "true", "yes"),
         MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
+        # "gevent" under ``gomoku serve`` (see ``server``); tests drive the app in threads.
+        ASYNC_MODE="threading",
         RATE_PER_S=20.0,
         RATE_BURST=40.0,
         ENGINES=os.environ.get("GOMOKU_ENGINES"),
@@ -112,8 +117,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(instance_dir)
 
-    from webapp.http import api, health, pages, players_page
+    from webapp.http import api, health, json_body, pages, players_page, security
     from webapp.players.registry import PlayerRegistry
+    from webapp.realtime import guard
     from webapp.realtime.namespace import NAMESPACE, GameNamespace
     from webapp.realtime.ratelimit import RateLimiter
 
@@ -127,10 +133,16 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         runner, presence = shared.runner, shared.presence
         shared.presence.start_heartbeat()
     else:
-        runner = shared_runner or ProcessPoolAiRunner(
-            int(app.config["AI_WORKERS"]), warm_up=bool(app.config["AI_WARM_UP"])
+        runner = shared_runner or PoolAiRunner(
+            int(app.config["AI_WORKERS"]),
+            analysis_workers=int(app.config["AI_ANALYSIS_WORKERS"]),
+            warm_up=bool(app.config["AI_WARM_UP"]),
         )
         presence = Presence()
+    # Serve once the engine is warm; a fresh install compiles it for a minute or two:
+    # then serve anyway, and the first moves say that they wait for it.
+    runner = FairShareRunner(runner, app.config.get("AI_QUOTA"))
+    runner.wait_ready(float(app.config["AI_START_WAIT_S"]))
     service = GameService(
         store,
         runner,
@@ -145,7 +157,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         options["client_manager"] = shared.client_manager()
     socketio = SocketIO(
         app,
-        async_mode="threading",
+        async_mode=app.config["ASYNC_MODE"],
+        # Every message of the contract is a few hundred bytes.
+        max_http_buffer_size=MAX_BODY_BYTES,
         cors_allowed_origins=_cors_origins(app.config["CORS_ORIGINS"]),
         **options,
     )
@@ -178,10 +192,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         owns_runner=shared_runner is None and shared is None,
         shared=shared,
     )
+    guard.init_app(app, limiter.allow)
+    json_body.init_app(app)
     api.init_app(app)
     pages.init_app(app)
     health.init_app(app)
     players_page.init_app(app)
+    security.init_app(app)  # last: it wraps everything else
     if app.config["AI_RESUME"]:
         service.resume()
     return app

@@ -6,17 +6,8 @@ import numpy as np
 from numba import njit
 
 from engine.kernel.forbidden import forbidden_at
-from engine.kernel.state import (
-    I_RENJU,
-    I_SIZE,
-    I_STRIDE,
-    PAD,
-    State,
-)
-from engine.kernel.tables import (
-    C_FIVE,
-    C_FLEX4,
-)
+from engine.kernel.state import I_RENJU, I_SIZE, I_STRIDE, PAD, State
+from engine.kernel.tables import C_FIVE, C_FLEX4
 
 
 @njit(cache=True)

@@ -9,10 +9,7 @@ from numba import njit
 
 from engine.kernel.patterns import B4, F3, F4, OL
 from engine.kernel.signatures import I64
-from engine.kernel.state import (
-    I_RENJU,
-    State,
-)
+from engine.kernel.state import I_RENJU, State
 
 
 @njit(cache=True)

@@ -7,9 +7,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from engine.kernel.state import (
-    MAX_PLY,
-)
+from engine.kernel.state import MAX_PLY
 
 MAX_MOVES = 512
 

@@ -7,12 +7,8 @@ import numba
 import numpy as np
 
 from engine.kernel.heuristics import new_heuristics
-from engine.kernel.state import (
-    new_state,
-)
-from engine.kernel.tables import (
-    Tables,
-)
+from engine.kernel.state import new_state
+from engine.kernel.tables import Tables
 from engine.kernel.tt import new_tt
 
 
@@ -21,9 +17,10 @@ def _numba_types() -> tuple[object, object, object, object]:
     recursive compiled functions are only safe to cache with one."""
     state = new_state(7, False)
     tables = Tables(
-        np.zeros((2, 1), dtype=np.uint8),
+        np.zeros(1, dtype=np.uint8),
         np.zeros(1, dtype=np.int32),
         np.zeros(1, dtype=np.int8),
+        np.zeros(1, dtype=np.int32),
         np.zeros((3, 1), dtype=np.int64),
     )
     return (

@@ -23,6 +23,8 @@ from engine.kernel.tables import NUM_CLASSES, Tables
 WALL = 3
 PAD = HALF
 MAX_PLY = 256
+# What one step of a direction's shape adds to a cell's combination index.
+COMBO_WEIGHT = np.array([NUM_PATTERNS**3, NUM_PATTERNS**2, NUM_PATTERNS, 1], dtype=np.int64)
 
 # Slots of the ``info`` array of scalars.
 I_SIZE = 0
@@ -51,6 +53,7 @@ class State(NamedTuple):
     shape: np.ndarray  # uint8[2, 4, n]: shape per side and direction
     value: np.ndarray  # int32[2, n]: ordering value per side
     klass: np.ndarray  # int8[2, n]: combined class per side
+    combo: np.ndarray  # int32[2, n]: the four shapes as an index of the combination tables
     class_count: np.ndarray  # int32[2, NUM_CLASSES]: empty cells of each class per side
     value_sum: np.ndarray  # int64[2]: sum of values over empty cells per side
     near: np.ndarray  # int16[n]: stones within two steps along the lines
@@ -78,6 +81,7 @@ def new_state(size: int, renju: bool) -> State:
         shape=np.zeros((2, 4, n), dtype=np.uint8),
         value=np.zeros((2, n), dtype=np.int32),
         klass=np.zeros((2, n), dtype=np.int8),
+        combo=np.zeros((2, n), dtype=np.int32),
         class_count=np.zeros((2, NUM_CLASSES), dtype=np.int32),
         value_sum=np.zeros(2, dtype=np.int64),
         near=np.zeros(n, dtype=np.int16),
@@ -86,6 +90,36 @@ def new_state(size: int, renju: bool) -> State:
         info=info,
         stop=np.zeros(1, dtype=np.int8),
     )
+
+
+def clone_state(state: State) -> State:
+    """A copy of ``state`` with arrays of its own (the stop flag too)."""
+    return State._make(array.copy() for array in state)
+
+
+@njit(cache=True, inline="always")
+def _copy_flat(dst: np.ndarray, src: np.ndarray) -> None:
+    flat_dst = dst.reshape(-1)
+    flat_src = src.reshape(-1)
+    for k in range(flat_src.shape[0]):
+        flat_dst[k] = flat_src[k]
+
+
+@njit(cache=True)
+def copy_into(dst: State, src: State) -> None:
+    """Make ``dst`` (a clone of a state of the same board) the position ``src`` holds."""
+    _copy_flat(dst.cells, src.cells)
+    _copy_flat(dst.keys, src.keys)
+    _copy_flat(dst.shape, src.shape)
+    _copy_flat(dst.value, src.value)
+    _copy_flat(dst.klass, src.klass)
+    _copy_flat(dst.combo, src.combo)
+    _copy_flat(dst.class_count, src.class_count)
+    _copy_flat(dst.value_sum, src.value_sum)
+    _copy_flat(dst.near, src.near)
+    _copy_flat(dst.info, src.info)
+    ply = src.info[I_PLY]
+    dst.stack[:ply] = src.stack[:ply]
 
 
 def point_index(state: State, x: int, y: int) -> int:
@@ -99,51 +133,62 @@ def index_point(state: State, index: int) -> tuple[int, int]:
 
 @njit(cache=True)
 def _refresh_cell(st: State, tb: Tables, j: int) -> None:
-    """Recompute shapes, class and value of empty cell ``j`` for both sides."""
+    """Recompute the shapes of empty cell ``j`` in all four directions, for both sides,
+    then its combination, value and class."""
     for side in range(2):
-        s0 = tb.shapes[side, st.keys[0, j]]
-        s1 = tb.shapes[side, st.keys[1, j]]
-        s2 = tb.shapes[side, st.keys[2, j]]
-        s3 = tb.shapes[side, st.keys[3, j]]
-        st.shape[side, 0, j] = s0
-        st.shape[side, 1, j] = s1
-        st.shape[side, 2, j] = s2
-        st.shape[side, 3, j] = s3
-        combo = ((s0 * NUM_PATTERNS + s1) * NUM_PATTERNS + s2) * NUM_PATTERNS + s3
+        combo = 0
+        for d in range(4):
+            # int(): as plain Python (NUMBA_DISABLE_JIT=1) uint8 arithmetic would wrap.
+            shape = (int(tb.shapes[st.keys[d, j]]) >> (4 * side)) & 15
+            st.shape[side, d, j] = shape
+            combo = combo * NUM_PATTERNS + shape
+        st.combo[side, j] = combo
         new_value = tb.combo_value[combo]
-        new_class = tb.combo_class[combo]
         st.value_sum[side] += new_value - st.value[side, j]
         st.value[side, j] = new_value
-        old_class = st.klass[side, j]
-        if new_class != old_class:
-            st.class_count[side, old_class] -= 1
-            st.class_count[side, new_class] += 1
-            st.klass[side, j] = new_class
+        new_class = tb.combo_class[combo]
+        st.class_count[side, st.klass[side, j]] -= 1
+        st.class_count[side, new_class] += 1
+        st.klass[side, j] = new_class
 
 
 @njit(cache=True)
-def _refresh_direction(st: State, tb: Tables, j: int, d: int) -> None:
-    """Empty cell ``j``'s window in direction ``d`` changed: look its shape up again and,
-    for a side whose shape there is new, recompute the cell's class and value."""
-    key = st.keys[d, j]
-    for side in range(2):
-        shape = tb.shapes[side, key]
-        if shape == st.shape[side, d, j]:
-            continue
-        st.shape[side, d, j] = shape
-        combo = (
-            (st.shape[side, 0, j] * NUM_PATTERNS + st.shape[side, 1, j]) * NUM_PATTERNS
-            + st.shape[side, 2, j]
-        ) * NUM_PATTERNS + st.shape[side, 3, j]
-        new_value = tb.combo_value[combo]
-        new_class = tb.combo_class[combo]
-        st.value_sum[side] += new_value - st.value[side, j]
-        st.value[side, j] = new_value
-        old_class = st.klass[side, j]
-        if new_class != old_class:
-            st.class_count[side, old_class] -= 1
-            st.class_count[side, new_class] += 1
-            st.klass[side, j] = new_class
+def _refresh_lines(st: State, tb: Tables, i: int) -> None:
+    """Refresh every empty cell whose window sees cell ``i`` (its four lines, up to the
+    border). Such a cell is on one line through ``i``, so only its shape in that line's
+    direction can change; its combination index moves by the change times the
+    direction's weight. The arrays are read into locals first: reaching them through the
+    structs inside the loop costs compiled code far more."""
+    cells, keys, shape, combo = st.cells, st.keys, st.shape, st.combo
+    value, klass, counts, value_sum = st.value, st.klass, st.class_count, st.value_sum
+    shapes, combo_value, combo_class = tb.shapes, tb.combo_value, tb.combo_class
+    for d in range(4):
+        step = st.dirs[d]
+        weight = COMBO_WEIGHT[d]
+        for sign in (-1, 1):
+            for k in range(1, HALF + 1):
+                j = i + sign * k * step
+                cell = cells[j]
+                if cell == WALL:
+                    break
+                if cell != 0:
+                    continue
+                packed = int(shapes[keys[d, j]])
+                for side in range(2):
+                    new_shape = (packed >> (4 * side)) & 15
+                    old_shape = int(shape[side, d, j])
+                    if new_shape == old_shape:
+                        continue
+                    shape[side, d, j] = new_shape
+                    index = int(combo[side, j]) + (new_shape - old_shape) * weight
+                    combo[side, j] = index
+                    new_value = combo_value[index]
+                    value_sum[side] += new_value - value[side, j]
+                    value[side, j] = new_value
+                    new_class = combo_class[index]
+                    counts[side, klass[side, j]] -= 1
+                    counts[side, new_class] += 1
+                    klass[side, j] = new_class
 
 
 @njit(cache=True)
@@ -158,7 +203,6 @@ def place(st: State, tb: Tables, i: int, color: int) -> None:
     st.stack[ply] = i
     st.info[I_PLY] = ply + 1
     st.info[I_HASH] ^= tb.zobrist[color, i]
-    # Only the window of direction d changes for the cells on line d through i.
     for d in range(4):
         step = st.dirs[d]
         for sign in (-1, 1):
@@ -168,11 +212,9 @@ def place(st: State, tb: Tables, i: int, color: int) -> None:
                 st.keys[d, j] |= color << (2 * key_slot(offset))
                 if k <= 2:
                     st.near[j] += 1
-                cell = st.cells[j]
-                if cell == WALL:
+                if st.cells[j] == WALL:
                     break
-                if cell == 0:
-                    _refresh_direction(st, tb, j, d)
+    _refresh_lines(st, tb, i)
 
 
 @njit(cache=True)
@@ -193,11 +235,9 @@ def remove(st: State, tb: Tables) -> int:
                 st.keys[d, j] &= ~(np.int64(3) << (2 * key_slot(offset)))
                 if k <= 2:
                     st.near[j] -= 1
-                cell = st.cells[j]
-                if cell == WALL:
+                if st.cells[j] == WALL:
                     break
-                if cell == 0:
-                    _refresh_direction(st, tb, j, d)
+    _refresh_lines(st, tb, i)
     # The cell rejoins the pool of empty cells with its shapes recomputed.
     for side in range(2):
         st.class_count[side, st.klass[side, i]] += 1

@@ -1,9 +1,12 @@
 """The lookup tables of one rule, read-only during a search.
 
-``shapes`` gives the line shape (``patterns``) of the centre cell of every window key, for
-black and for white; ``combo_class`` and ``combo_value`` give the combined class and the
-ordering value of a cell from its four line shapes; ``zobrist`` holds the hash keys of one
-board size. The combined classes are the vocabulary every compiled search speaks."""
+``shapes`` gives the line shapes (``patterns``) of the centre cell of every window key, for
+black and for white in one byte: the one pattern table, filled by ``patterns.classify``
+itself, so one lookup serves both sides.
+``combo_class``, ``combo_value`` and ``playout_value`` give the combined class, the
+ordering value and the MCTS playout weight of a cell from its four line shapes (indexed by
+``combo_index``); ``zobrist`` holds the hash keys of one board size. The combined classes
+are the vocabulary every compiled search speaks, negamax and MCTS alike."""
 
 from __future__ import annotations
 
@@ -57,10 +60,52 @@ SHAPE_VALUE[F5] = 4000
 SHAPE_VALUE[OL] = 0
 
 
-def _combo_tables() -> tuple[np.ndarray, np.ndarray]:
+# Value of one shape in one direction for the MCTS playouts' move weights, and the bonus
+# of a cell's combined class (a winning threat, two open threes) on top.
+PLAYOUT_SHAPE_VALUE = np.zeros(NUM_PATTERNS, dtype=np.int32)
+PLAYOUT_SHAPE_VALUE[B2] = 2
+PLAYOUT_SHAPE_VALUE[F2] = 5
+PLAYOUT_SHAPE_VALUE[B3] = 6
+PLAYOUT_SHAPE_VALUE[F3] = 20
+PLAYOUT_SHAPE_VALUE[B4] = 25
+PLAYOUT_SHAPE_VALUE[F4] = 200
+PLAYOUT_SHAPE_VALUE[F5] = 5000
+PLAYOUT_CLASS_BONUS = np.array([0, 0, 80, 0, 300, 300, 0], dtype=np.int32)
+
+
+def combo_index(s0: int, s1: int, s2: int, s3: int) -> int:
+    """Index of four line shapes (one per direction) in the combination tables."""
+    return ((s0 * NUM_PATTERNS + s1) * NUM_PATTERNS + s2) * NUM_PATTERNS + s3
+
+
+def combined_class(shapes: list[int]) -> int:
+    """The class of a cell from its four line shapes: a five beats everything, then an
+    open four or two fours, a four with an open three, a four, two open threes, one."""
+    block4 = shapes.count(B4)
+    flex3 = shapes.count(F3)
+    if F5 in shapes:
+        return C_FIVE
+    if F4 in shapes or block4 >= 2:
+        return C_FLEX4
+    if block4 and flex3:
+        return C_BLOCK4_FLEX3
+    if block4:
+        return C_BLOCK4
+    if flex3 >= 2:
+        return C_FLEX3_2X
+    if flex3:
+        return C_FLEX3
+    return C_NONE
+
+
+CLASS_BONUS = np.array([0, 0, 300, 0, 500, 600, 0], dtype=np.int32)
+
+
+def _combo_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     size = NUM_PATTERNS**4
     values = np.zeros(size, dtype=np.int32)
     classes = np.zeros(size, dtype=np.int8)
+    playout = np.zeros(size, dtype=np.int32)
     for index in range(size):
         shapes = [
             index // NUM_PATTERNS**3,
@@ -68,46 +113,30 @@ def _combo_tables() -> tuple[np.ndarray, np.ndarray]:
             (index // NUM_PATTERNS) % NUM_PATTERNS,
             index % NUM_PATTERNS,
         ]
-        value = sum(int(SHAPE_VALUE[s]) for s in shapes)
-        fives = shapes.count(F5)
-        flex4 = shapes.count(F4)
-        block4 = shapes.count(B4)
-        flex3 = shapes.count(F3)
-        if fives:
-            cls = C_FIVE
-        elif flex4 or block4 >= 2:
-            cls = C_FLEX4
-            value += 600
-        elif block4 and flex3:
-            cls = C_BLOCK4_FLEX3
-            value += 500
-        elif block4:
-            cls = C_BLOCK4
-        elif flex3 >= 2:
-            cls = C_FLEX3_2X
-            value += 300
-        elif flex3:
-            cls = C_FLEX3
-        else:
-            cls = C_NONE
+        cls = combined_class(shapes)
+        value = sum(int(SHAPE_VALUE[s]) for s in shapes) + int(CLASS_BONUS[cls])
         # Two developing shapes in different lines reinforce each other.
         developing = sum(1 for s in shapes if s in (F2, B3, F3))
         if developing >= 2:
             value += 20 * (developing - 1)
         values[index] = value
         classes[index] = cls
-    return values, classes
+        playout[index] = sum(int(PLAYOUT_SHAPE_VALUE[s]) for s in shapes) + int(
+            PLAYOUT_CLASS_BONUS[cls]
+        )
+    return values, classes, playout
 
 
-COMBO_VALUE, COMBO_CLASS = _combo_tables()
+COMBO_VALUE, COMBO_CLASS, COMBO_PLAYOUT_VALUE = _combo_tables()
 
 
 class Tables(NamedTuple):
     """Read-only lookup tables for one rule."""
 
-    shapes: np.ndarray  # uint8[2, 2**20]: shape for black / white by window key
+    shapes: np.ndarray  # uint8[4**10]: by window key, black's shape | white's shape << 4
     combo_value: np.ndarray  # int32[11**4]
     combo_class: np.ndarray  # int8[11**4]
+    playout_value: np.ndarray  # int32[11**4]: MCTS playout weight
     zobrist: np.ndarray  # int64[3, cells]
 
 
@@ -115,18 +144,17 @@ _TABLE_CACHE: dict[str, Tables] = {}
 
 
 def rule_tables(rule_name: str, size: int) -> Tables:
-    """Lookup tables for a rule: shapes for both sides and Zobrist keys for a board size."""
+    """Lookup tables for a rule: shapes for both sides, the combination tables and
+    Zobrist keys for a board size."""
     cache_key = f"{rule_name}:{size}"
     if cache_key in _TABLE_CACHE:
         return _TABLE_CACHE[cache_key]
     black_exact = rule_name in ("standard", "renju")
     white_exact = rule_name == "standard"
-    shapes = np.zeros((2, 1 << (4 * HALF)), dtype=np.uint8)
-    shapes[0] = build_table(black_exact)
-    shapes[1] = swap_colours(build_table(white_exact))
+    shapes = build_table(black_exact) | (swap_colours(build_table(white_exact)) << 4)
     stride = size + 2 * PAD
     rng = np.random.default_rng(20261122 + size)
     zobrist = rng.integers(-(2**62), 2**62, size=(3, stride * stride), dtype=np.int64)
-    tables = Tables(shapes, COMBO_VALUE, COMBO_CLASS.astype(np.int8), zobrist)
+    tables = Tables(shapes, COMBO_VALUE, COMBO_CLASS, COMBO_PLAYOUT_VALUE, zobrist)
     _TABLE_CACHE[cache_key] = tables
     return tables

@@ -36,6 +36,7 @@ const view = {
   thinking: { black: null, white: null }, // live engine reports per colour, with their ply
   askedTakeback: false,
   askedRematch: false,
+  cancelled: {}, // offers this viewer withdrew, so their closing is no refusal
 };
 
 const page = {
@@ -240,6 +241,16 @@ function acceptState(state, previous) {
   if (previous.status === "waiting" && state.status === "active" && state.mode === "friend") {
     toast(t("game.opponent_joined"), "info");
   }
+  // An offer of mine that closed with the position unchanged was declined (the server
+  // also says so with `offer_declined`; whichever comes first is shown).
+  for (const kind of ["takeback", "draw", "rematch"]) {
+    const mine = previous.offers[kind] && previous.offers[kind] === state.you;
+    const unchanged = !movesChanged && state.status === previous.status && !state.next_game;
+    if (mine && !state.offers[kind] && unchanged && !view.cancelled[kind]) {
+      declined(kind);
+    }
+    if (!state.offers[kind]) view.cancelled[kind] = false;
+  }
   if (!state.offers.takeback) view.askedTakeback = false;
   // The human of an AI game goes straight to the rematch; everyone else gets a link.
   if (state.next_game && !previous.next_game && state.mode === "ai" && state.you) {
@@ -247,6 +258,15 @@ function acceptState(state, previous) {
     return;
   }
   render();
+}
+
+const lastDeclined = {};
+
+function declined(kind) {
+  const now = Date.now();
+  if (lastDeclined[kind] && now - lastDeclined[kind] < 5000) return;
+  lastDeclined[kind] = now;
+  toast(t(`offer.${kind}.declined`), "info");
 }
 
 function offerWho(payload) {
@@ -292,7 +312,7 @@ const handlers = {
     const kind = offerWho(payload);
     if (!kind) return;
     const state = store.state;
-    if (payload.by !== state.you && state.you) toast(t(`offer.${kind}.declined`), "info");
+    if (payload.by !== state.you && state.you) declined(kind);
     if (kind === "takeback") view.askedTakeback = false;
     if (kind === "rematch") view.askedRematch = false;
     render();
@@ -329,11 +349,15 @@ socket.handle(handlers);
 onChange(() => render());
 render();
 
-// Tests and the console read the state and the board from here.
+// Tests and the console read the state and the board from here, and may replay a
+// server event through the same handler table.
 window.gomokuGame = {
   get state() {
     return store.state;
   },
   board,
   view,
+  receive(event, payload) {
+    if (handlers[event]) handlers[event](payload);
+  },
 };

@@ -97,8 +97,10 @@ async function submit(form, url, body) {
       data = {};
     }
     if (!response.ok || !data.url) {
-      const error = data.error;
-      const message = error && typeof error === "object" ? errorText(error) : error;
+      // The API answers {error: message, code, params}; the code is translated.
+      const message = data.code
+        ? errorText({ code: data.code, params: data.params, message: data.error })
+        : data.error;
       showError(form, message || `${response.status} ${response.statusText}`);
       return;
     }

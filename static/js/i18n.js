@@ -131,10 +131,12 @@ export function onChange(fn) {
 /** The text of a server error: its code's translation with its params, else its message. */
 export function errorText(error) {
   const code = error && typeof error.code === "string" ? error.code : "unknown";
-  const key = "error." + code;
-  // A generic refusal says more in the server's own (English) words.
-  if (code === "bad_request" && lang === "en" && error.message) return error.message;
-  if (has(key)) return t(key, (error && error.params) || {});
+  const params = Object.assign({}, (error && error.params) || {});
+  if (Array.isArray(params.choices)) params.choices = params.choices.join(", ");
+  // A malformed payload says which field and why.
+  const detailed = `error.${code}.${params.reason}`;
+  if (params.reason && has(detailed)) return t(detailed, params);
+  if (has("error." + code)) return t("error." + code, params);
   return (error && error.message) || t("error.unknown");
 }
 

@@ -44,7 +44,7 @@ export class GameSocket {
   /** Sends an intent; resolves with the acknowledgement, or null when offline. */
   intent(event, fields = {}) {
     if (!this.connected) return Promise.resolve(null);
-    const payload = Object.assign({ game_id: this.gameId, game: this.gameId }, fields);
+    const payload = Object.assign({ game_id: this.gameId }, fields);
     return new Promise((resolve) => {
       this.io.timeout(ACK_TIMEOUT_MS).emit(event, payload, (err, reply) => {
         resolve(err ? { ok: false, error: { code: "unavailable" }, timeout: true } : reply);

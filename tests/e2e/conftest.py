@@ -156,6 +156,17 @@ class BoardUi:
         self.wait_for_my_turn_or_end(page)
         return self.state(page)
 
+    def join_as_guest(self, page: Page, url: str) -> None:
+        """Opens a friend's invite link and takes the free seat with the page's button
+        (opening the link alone never takes a seat)."""
+        page.goto(url)
+        button = page.locator("#btn-take-seat")
+        if button.is_visible():
+            button.click()
+        page.wait_for_function(
+            "() => document.getElementById('game').dataset.you !== ''", timeout=10_000
+        )
+
     def create_game(self, context: BrowserContext, base_url: str, **body: Any) -> str:
         """POST /api/v1/games from this browser context (so it keeps the seat cookie)."""
         reply = context.request.post(f"{base_url}/api/v1/games", data=body)
@@ -163,8 +174,8 @@ class BoardUi:
         return str(reply.json()["id"])
 
     def screenshot(self, page: Page, name: str, full_page: bool = False) -> Path:
-        self.screenshots.mkdir(parents=True, exist_ok=True)
         path = self.screenshots / f"{name}.png"
+        path.parent.mkdir(parents=True, exist_ok=True)
         # Let the board's requestAnimationFrame redraw land before capturing.
         page.evaluate("() => new Promise(r => requestAnimationFrame(() => setTimeout(r, 50)))")
         page.screenshot(path=str(path), full_page=full_page, animations="disabled")

@@ -31,7 +31,7 @@ def test_friends_play_from_a_link_with_a_spectator(browser: Browser, live_server
         expect(host.locator("#share-link")).to_have_value(link)
         ui.screenshot(host, "friend-waiting")
 
-        guest.goto(link)
+        ui.join_as_guest(guest, link)
         expect(guest.locator("#game")).to_have_attribute("data-you", "white")
         expect(host.locator("#game")).to_have_attribute("data-status", "active")
         watcher.goto(link)
@@ -84,7 +84,7 @@ def test_takeback_clock_and_resign_between_friends(browser: Browser, live_server
             clock={"base_s": 120, "increment_s": 2},
         )
         host.goto(f"{live_server.url}/g/{game_id}")
-        guest.goto(f"{live_server.url}/g/{game_id}")
+        ui.join_as_guest(guest, f"{live_server.url}/g/{game_id}")
         expect(guest.locator("#game")).to_have_attribute("data-you", "white")
         expect(host.locator("#status")).to_have_text("Your turn")
         expect(host.locator("#player-white .clock")).to_have_text("2:00")

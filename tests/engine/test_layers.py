@@ -16,6 +16,10 @@ def _loads_no_web_code(statement: str) -> None:
         f"web = sorted(m for m in sys.modules if m.split('.')[0] in {WEB_PACKAGES}); "
         "assert not web, web"
     )
+    _run(check)
+
+
+def _run(check: str) -> None:
     done = subprocess.run(
         [sys.executable, "-c", check], capture_output=True, text=True, timeout=120
     )
@@ -24,6 +28,18 @@ def _loads_no_web_code(statement: str) -> None:
 
 def test_the_brain_imports_no_web_code() -> None:
     _loads_no_web_code("import engine.protocol.pbrain")
+
+
+def test_gomoku_pbrain_loads_no_web_stack() -> None:
+    # The console script's module, then what its pbrain command imports.
+    check = (
+        "import webapp.cli, engine.protocol.pbrain, sys; "
+        "web = sorted(m for m in sys.modules if m.split('.')[0] in "
+        "{'flask', 'sqlalchemy', 'flask_socketio'} or "
+        "(m.startswith('webapp.') and m != 'webapp.cli')); "
+        "assert not web, web"
+    )
+    _run(check)
 
 
 def test_the_engine_imports_no_web_code() -> None:

@@ -18,7 +18,9 @@ import pytest
 
 from engine import MATE, Board, GameOverError, IterationInfo, Limit, Rule, parse_point
 from engine.kernel import mcts_tree as core
-from engine.search.mcts import MOVE, VISITS, WINS, MctsSearcher, _Position, _Tree, pattern_tables
+from engine.kernel.playouts import KIND_ALL, KIND_ATTACK, classify_moves, new_walk
+from engine.search.mcts import MctsOptions, MctsSearcher
+from engine.search.mcts_nodes import MOVE, VISITS, WINS, NodePool, Position, cell_of, point_of
 from engine.search.result import MATE_BOUND
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -147,12 +149,12 @@ def test_empty_board_and_finished_game() -> None:
 
 def test_bad_settings_are_refused() -> None:
     with pytest.raises(ValueError):
-        MctsSearcher(exploration=-1)
+        MctsOptions(exploration=-1)
     with pytest.raises(ValueError):
         MctsSearcher(tree_mb=0)
     for fallible in (-0.1, 1.5):
         with pytest.raises(ValueError):
-            MctsSearcher(fallible=fallible)
+            MctsOptions(fallible=fallible)
 
 
 @pytest.mark.slow
@@ -209,29 +211,25 @@ def test_finds_a_win_by_threes() -> None:
 def test_reserve_keeps_quiet_moves_beside_plain_fours() -> None:
     # Black's closed three on the edge gives two plain fours and no winning threat.
     board = Board.from_moves([(0, 3), (6, 0), (1, 3), (6, 6), (2, 3), (0, 6)], size=7)
-    position = _Position.from_board(board)
-    fours = {core.cell_of(3, 3, 7), core.cell_of(4, 3, 7)}
+    position = Position.from_board(board)
+    fours = {cell_of((3, 3), 7), cell_of((4, 3), 7)}
 
     def classify(reserve: bool) -> tuple[set[int], int]:
-        moves = np.zeros(position.grid.shape[0], dtype=np.int64)
-        scores = np.zeros(position.grid.shape[0], dtype=np.float64)
-        count, kind = core.classify_moves(
-            position.grid, position.pat, position.dirs, False, 1,
-            position.cand, int(position.ncand[0]), moves, scores, reserve,
-        )  # fmt: skip
-        return {int(c) for c in moves[:count]}, kind
+        walk = new_walk(position.st, position.cands)
+        count, kind = classify_moves(walk, position.tables, 1, reserve)
+        return {int(c) for c in walk.moves[:count]}, kind
 
-    assert classify(False) == (fours, 3)
+    assert classify(False) == (fours, KIND_ATTACK)
     kept, kind = classify(True)
-    assert kind == 5
+    assert kind == KIND_ALL
     assert fours < kept
 
 
 def _root_rates(board: Board, greedy: float, iterations: int) -> dict[tuple[int, int], float]:
     """Win rates of the root's children after ``iterations`` tree iterations in which the
     opponent is a greedy attacker with probability ``greedy``."""
-    position = _Position.from_board(board)
-    tree = _Tree(1 << 16)
+    position = Position.from_board(board)
+    tree = NodePool(1 << 16)
     meta = np.zeros(core.META_LEN, dtype=np.int64)
     meta[core.META_USED] = tree.used
     meta[core.META_CAPACITY] = tree.capacity
@@ -239,14 +237,12 @@ def _root_rates(board: Board, greedy: float, iterations: int) -> dict[tuple[int,
     meta[core.META_SIZE] = board.size
     meta[core.META_MAX_CHILDREN] = 32
     core.seed_random(7)
-    core.run_iterations(
-        iterations, 0.5, 1.0, 0.5, 0.0, greedy,
-        position.grid, position.pat, position.cand, position.candpos, position.ncand,
-        pattern_tables(), position.exact, position.dirs, meta, *tree.arrays,
-    )  # fmt: skip
+    settings = core.TreeSettings(0.5, 1.0, 0.5, 0.0, greedy)
+    walk = new_walk(position.st, position.cands)
+    core.run_iterations(iterations, settings, walk, position.tables, meta, tree.nodes)
     visits, wins, moves = tree.arrays[VISITS], tree.arrays[WINS], tree.arrays[MOVE]
     return {
-        core.point_of(int(moves[child]), board.size): float(wins[child]) / int(visits[child])
+        point_of(int(moves[child]), board.size): float(wins[child]) / int(visits[child])
         for child in tree.children(0)
         if visits[child] > 0
     }
@@ -267,4 +263,4 @@ def test_a_greedy_opponent_is_expected_to_answer_a_four_with_its_own() -> None:
 def test_greedy_must_be_a_probability() -> None:
     for greedy in (-0.5, 1.01):
         with pytest.raises(ValueError):
-            MctsSearcher(greedy=greedy)
+            MctsOptions(greedy=greedy)

@@ -28,7 +28,7 @@ from engine.kernel.patterns import (
     key_slot,
     swap_colours,
 )
-from engine.kernel.tables import C_FIVE, rule_tables
+from engine.kernel.tables import C_FIVE, Tables, combo_index, rule_tables
 
 
 def shape_of(text: str, exact: bool = False) -> str:
@@ -161,6 +161,29 @@ def test_incremental_shapes_match_whole_lines_in_random_games(rule: str) -> None
                                 view = np.where(line == 1, 2, np.where(line == 2, 1, line))
                             expected = classify(view.astype(np.int8), pos, exact_for[side])
                             assert state.shape[side - 1, d, i] == expected
+                _check_combinations(state, tables, grid)
+
+
+def _check_combinations(state: kstate.State, tables: Tables, grid: np.ndarray) -> None:
+    """Each empty cell's combination, class and value follow from its four shapes, and
+    the per-side counts and sums cover exactly the empty cells."""
+    size = grid.shape[0]
+    counts = np.zeros_like(state.class_count)
+    sums = np.zeros_like(state.value_sum)
+    for y in range(size):
+        for x in range(size):
+            if grid[y, x]:
+                continue
+            i = kstate.point_index(state, x, y)
+            for side in range(2):
+                combo = combo_index(*(int(state.shape[side, d, i]) for d in range(4)))
+                assert state.combo[side, i] == combo
+                assert state.klass[side, i] == tables.combo_class[combo]
+                assert state.value[side, i] == tables.combo_value[combo]
+                counts[side, state.klass[side, i]] += 1
+                sums[side] += state.value[side, i]
+    assert np.array_equal(counts, state.class_count)
+    assert np.array_equal(sums, state.value_sum)
 
 
 def test_shape_order_is_by_strength() -> None:

@@ -329,11 +329,10 @@ class Deployment:
             self.processes = list(self.servers)
 
     def warm_up(self) -> None:
-        """Ask every server for a few engine moves at once, so that lazily started AI
-        processes are running before anything is measured."""
+        """Ask every server for an engine move, so that the whole AI path has run once
+        before anything is measured (one at a time: a client gets two at once at most)."""
         import json
         import urllib.request
-        from concurrent.futures import ThreadPoolExecutor
 
         body = json.dumps({"moves": [[7, 7]], "time_ms": 50}).encode()
 
@@ -344,8 +343,8 @@ class Deployment:
             with urllib.request.urlopen(request, timeout=120) as reply:
                 reply.read()
 
-        with ThreadPoolExecutor(8) as pool:
-            list(pool.map(ask, self.urls * 4))
+        for url in self.urls:
+            ask(url)
 
     @property
     def urls(self) -> list[str]:

@@ -10,7 +10,7 @@ repository root:
 ``--mcts-colour white`` keeps the MCTS player on one colour, ``--show-moves`` prints the
 moves and final board of every game it did not win, ``--openings FILE`` starts the games
 from the match runner's openings in turn, ``--seed N`` shifts every game's seed and
-``--option NAME=VALUE`` (repeatable) sets an ``MctsSearcher`` keyword such as
+``--option NAME=VALUE`` (repeatable) sets an ``MctsOptions`` field such as
 ``fallible=0`` or ``traps=false``; ``--as-written`` plays the seed's overrides exactly as
 its code has them rather than the stronger reading of its text (see ``seed004_brain.py``).
 
@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from seed004_brain import Seed004Player
 
 from engine import Board, Color, Limit, Point, point_name
-from engine.search.mcts import MctsSearcher
+from engine.search.mcts import MctsOptions, MctsSearcher
 
 
 def play_game(
@@ -51,9 +51,9 @@ def play_game(
     as_written: bool = False,
 ) -> tuple[str, Board]:
     """One game from ``opening``; returns "W", "L" or "D" for the MCTS player and the
-    final board. ``options`` are passed on to ``MctsSearcher``."""
+    final board. ``options`` are ``MctsOptions`` fields."""
     board = Board.from_moves(opening, size=size, rule=rule)
-    mcts = MctsSearcher(seed=seed, **(options or {}))
+    mcts = MctsSearcher(MctsOptions(**(options or {})), seed=seed)
     rival = Seed004Player(size, seconds, seed=seed, as_written=as_written)
     while not board.is_game_over():
         if board.turn is mcts_colour:

@@ -1,362 +1,402 @@
-"""AI moves off the server's threads: an ``AiRunner`` interface and its process-pool form.
+"""The AI runner of a single server: a pool of search worker processes, in two lanes.
 
-The game service submits an ``AiJob`` (a position, a level and a style) and gets an
-``AiTicket`` whose future resolves to an ``AiMove``; progress after each search depth
-comes back through a queue to a dispatcher thread that calls the job's ``on_progress``.
-``ProcessPoolAiRunner`` runs searches in spawned worker processes (one per core by
-default) so a search never holds the server's GIL. Cancelling a ticket drops a queued job
-and asks a running one to stop; the service also ignores results whose game version has
-moved on. ``search_position`` is the search itself, shared with the queue workers of
-multi-process mode (``jobs``), whose runner (``queue.QueueAiRunner``) implements the same
-interface."""
+``PoolAiRunner`` starts its workers (``pool_worker``: plain child processes that speak JSON
+lines over their stdin and stdout, one reader thread each, no ``multiprocessing``, so the
+pool also works under gevent) as soon as it is built, so they compile or load the engine
+while the server starts rather than when the first player waits. Jobs go to one of two
+lanes, each with workers of its own: ``game`` for the AI moves of live games and
+``analysis`` for hints and the engine API, whose workers also run at a lower CPU
+priority. However many searches one client asks for, a game's AI move never waits behind
+them. Within a lane, clients take turns (``lanes.FairQueue``); how much each client may
+ask for is ``fairness``'s business. A job of a game seat (its ``session``) goes back to the
+worker that played that seat before when that worker is free, so an MCTS tree or an
+external brain kept there is reused.
+
+``warming`` is true while the game lane has no warm worker (the service then shows
+"engine warming up"); ``wait_ready`` blocks until every lane has one. The workers die with
+the server (see ``pool_worker``); a worker that dies otherwise fails its job (the service
+retries it) and is replaced."""
 
 from __future__ import annotations
 
 import contextlib
 import itertools
+import json
 import logging
-import multiprocessing
 import os
 import queue
+import subprocess
+import sys
 import threading
 import time
-from abc import ABC, abstractmethod
+from collections import OrderedDict
 from collections.abc import Callable
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from dataclasses import asdict, dataclass, field
-from typing import Any
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from webapp.ai.lanes import ANALYSIS, GAME, LANES, FairQueue
+from webapp.ai.runner import AiRunner, AiTicket, wait_for
+from webapp.ai.search_job import FIRST_REPORT_S, search_position
+from webapp.ai.types import AiJob, AiMove, ProgressCallback
+
+# The names the rest of the app imported from here before the interface had its own
+# modules (``runner``, ``types``, ``search_job``).
+__all__ = [
+    "FIRST_REPORT_S",
+    "AiJob",
+    "AiMove",
+    "AiRunner",
+    "AiTicket",
+    "PoolAiRunner",
+    "ProgressCallback",
+    "WorkerLostError",
+    "search_position",
+    "wait_for",
+]
 
 log = logging.getLogger(__name__)
 
-ProgressCallback = Callable[[dict[str, Any]], None]
-
-# A search's progress reports start after it has run this long (see ``search_position``).
-FIRST_REPORT_S = 0.1
-WATCH_AFTER_S = 0.02
-
-# Ring of recently cancelled job ids shared with the workers; 256 slots is far more than
-# the number of jobs that can be in flight at once.
-CANCEL_SLOTS = 256
-
-
-@dataclass(frozen=True)
-class AiJob:
-    """One search: the position, who searches (a level and a style) and an optional
-    time or depth that replaces the level's own limit (hints, the stateless move API)."""
-
-    size: int
-    rule: str
-    moves: list[tuple[int, int]]
-    level: int
-    defence: float = 1.0
-    seed: int | None = None
-    time_s: float | None = None
-    depth: int | None = None
-    # Who plays when not negamax at ``level``: ``players.Player.spec()`` (MCTS or an
-    # external engine); ``session`` ("<game id>:<colour>") lets a worker keep that
-    # player's tree or brain process between the moves of one game seat.
-    player: dict[str, Any] | None = None
-    session: str | None = None
+WORKER_MODULE = "webapp.ai.pool_worker"
+# Analysis workers yield the CPU to the turn workers.
+ANALYSIS_NICE = 10
+SESSIONS_KEPT = 4096
+STOP_WAIT_S = 2.0
+# A worker that dies this soon after starting is replaced only after a pause (a broken
+# install must not spin).
+EARLY_DEATH_S = 5.0
+RESPAWN_PAUSE_S = 2.0
 
 
-@dataclass(frozen=True)
-class AiMove:
-    move: tuple[int, int]
-    score: int
-    depth: int
-    nodes: int
-    pv: list[tuple[int, int]] = field(default_factory=list)
-    time_s: float = 0.0
-    nps: int = 0
-    # Set instead of a move when an external engine lost by failing (``{"reason":
-    # "timeout"|"forfeit", "detail"}``): the game service ends the game against it.
-    forfeit: dict[str, str] | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        data = asdict(self)
-        data["move"] = list(self.move)
-        data["pv"] = [list(p) for p in self.pv]
-        return data
+class WorkerLostError(RuntimeError):
+    """The worker process searching a job died before answering."""
 
 
-class AiTicket:
-    """A submitted job: ``future`` gives the ``AiMove``; ``cancel`` abandons it."""
-
-    def __init__(
-        self,
-        job_id: int,
-        future: Future[AiMove],
-        cancel: Callable[[], None],
-        progress_done: threading.Event | None = None,
-    ) -> None:
-        self.job_id = job_id
-        self.future = future
-        self._cancel = cancel
-        # Set once every progress report of the job has been delivered, so the caller can
-        # publish the move after the last report rather than before it.
-        self.progress_done = progress_done or threading.Event()
-
-    def cancel(self) -> None:
-        self._cancel()
+@dataclass(eq=False)
+class _Pending:
+    job_id: int
+    job: AiJob
+    lane: str
+    client: str
+    future: Future[AiMove]
+    on_progress: ProgressCallback | None
+    drained: threading.Event = field(default_factory=threading.Event)
 
 
-class AiRunner(ABC):
-    @abstractmethod
-    def submit(self, job: AiJob, on_progress: ProgressCallback | None = None) -> AiTicket:
-        """Start a search; ``on_progress`` is called from a server thread per depth."""
+@dataclass(eq=False)
+class _Worker:
+    lane: str
+    process: subprocess.Popen[bytes]
+    started: float
+    ready: bool = False
+    alive: bool = True
+    current: _Pending | None = None
 
-    @abstractmethod
-    def shutdown(self) -> None:
-        """Stop accepting jobs and release the workers."""
-
-
-# -- worker side (runs in the spawned processes) -----------------------------------------
-
-_progress_queue: Any = None
-_cancelled: Any = None
+    @property
+    def pid(self) -> int:
+        return self.process.pid
 
 
-def _init_worker(progress_queue: Any, cancelled: Any, warm_up: bool) -> None:
-    global _progress_queue, _cancelled
-    _progress_queue = progress_queue
-    _cancelled = cancelled
-    threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True).start()
-    if warm_up:
-        # Compiling the search core takes seconds the first time; do it before a player
-        # waits for a move.
-        try:
-            from engine.tools.warmup import warm_up as warm_engine
-
-            warm_engine()
-        except Exception:  # a failed warm-up only costs time on the first real move
-            log.exception("AI worker warm-up failed")
+def _worker_env() -> dict[str, str]:
+    # The server may run from a source tree that is not installed: its workers import the
+    # same ``webapp``.
+    root = str(Path(__file__).resolve().parent.parent)
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
+    return env
 
 
-def _exit_with_parent(parent_pid: int) -> None:
-    # A server killed without a clean shutdown must not leave searching workers behind.
-    while os.getppid() == parent_pid:
-        time.sleep(1.0)
-    os._exit(0)
+class PoolAiRunner(AiRunner):
+    """``workers`` processes for live games' turns and ``analysis_workers`` for hints and
+    the engine API; started at once, ready once warm (``wait_ready``)."""
 
-
-def _is_cancelled(job_id: int) -> bool:
-    return _cancelled is not None and _cancelled[job_id % CANCEL_SLOTS] == job_id
-
-
-def search_position(
-    job: AiJob,
-    on_progress: ProgressCallback | None = None,
-    should_stop: Callable[[], bool] | None = None,
-) -> AiMove:
-    """Search ``job``'s position in this process: ``on_progress`` gets each finished
-    depth, ``should_stop`` is polled to end the search early. Pool workers and queue
-    workers (``jobs``) both search through here."""
-    from engine import Board, Limit
-    from engine.search.levels import get_level
-
-    if job.player is not None and job.player.get("kind") in ("mcts", "engine"):
-        from webapp.players.registry import play_move
-
-        return play_move(job, on_progress, should_stop)
-    level = get_level(job.level)
-    limit = level.limit
-    if job.time_s is not None or job.depth is not None:
-        limit = Limit(time=job.time_s, depth=job.depth)
-    board = Board.from_moves(job.moves, size=job.size, rule=job.rule)
-    done = threading.Event()
-    started = time.monotonic()
-    latest: list[dict[str, Any]] = []  # the newest report not yet passed on
-    report_lock = threading.Lock()
-
-    def report(info: dict[str, Any] | None) -> None:
-        # Depths finished in the first moments are replaced within milliseconds: they
-        # wait, and only the newest goes out once the search has run FIRST_REPORT_S. A
-        # quick search sends none; its figures travel with the move (``evals``).
-        with report_lock:
-            if info is not None:
-                latest[:] = [info]
-            if done.is_set() or not latest or time.monotonic() - started < FIRST_REPORT_S:
-                return
-            if on_progress is not None:
-                # Under the lock: once the search is over no report can follow its move.
-                on_progress(latest.pop())
-
-    watching: list[threading.Thread] = []
-
-    def on_iteration(info: Any) -> None:
-        report(info.to_json())
-        if should_stop is not None and should_stop():
-            searcher.stop()  # called only while ``searcher`` (below) searches
-        if not watching and time.monotonic() - started >= WATCH_AFTER_S:
-            # Only a search that lasts gets a thread to poll for a stop and to pass on
-            # its newest depth while the next one runs; most searches of the fast levels
-            # end in a millisecond or two.
-            watching.append(threading.Thread(target=watch, daemon=True))
-            watching[0].start()
-
-    searcher = level.searcher(defence=job.defence, seed=job.seed, on_iteration=on_iteration)
-
-    def watch() -> None:
-        while not done.wait(0.05):
-            if should_stop is not None and should_stop():
-                searcher.stop()
-                return
-            report(None)
-
-    try:
-        result = searcher.search(board, limit)
-    finally:
-        with report_lock:
-            done.set()
-    return AiMove(
-        move=(int(result.move[0]), int(result.move[1])),
-        score=int(result.score),
-        depth=int(result.depth),
-        nodes=int(result.nodes),
-        pv=[(int(x), int(y)) for x, y in result.pv],
-        time_s=float(result.time),
-        nps=int(result.nps),
-    )
-
-
-def run_job(job_id: int, job: AiJob) -> AiMove:
-    """Search ``job``'s position and return the move; runs inside a pool worker."""
-
-    def progress(info: dict[str, Any]) -> None:
-        if _progress_queue is not None:
-            _progress_queue.put((job_id, info))
-
-    try:
-        return search_position(job, progress, lambda: _is_cancelled(job_id))
-    finally:
-        if _progress_queue is not None:
-            _progress_queue.put((job_id, None))  # no more progress for this job
-
-
-# -- server side -----------------------------------------------------------------------
-
-
-class ProcessPoolAiRunner(AiRunner):
-    def __init__(self, workers: int, *, warm_up: bool = True) -> None:
-        self._context = multiprocessing.get_context("spawn")
-        self._workers = max(1, workers)
+    def __init__(self, workers: int, *, analysis_workers: int = 1, warm_up: bool = True) -> None:
+        self._sizes = {GAME: max(1, workers), ANALYSIS: max(1, analysis_workers)}
         self._warm_up = warm_up
-        self._progress: Any = self._context.Queue()
-        self._cancelled: Any = self._context.Array("q", [-1] * CANCEL_SLOTS)
-        self._callbacks: dict[int, ProgressCallback] = {}
-        self._drained: dict[int, threading.Event] = {}
-        self._inflight: set[int] = set()
         self._lock = threading.Lock()
         self._ids = itertools.count(1)
         self._closed = False
-        self._executor = self._new_executor()
-        self._dispatcher = threading.Thread(
-            target=self._dispatch_progress, name="ai-progress", daemon=True
-        )
-        self._dispatcher.start()
+        self._workers: dict[str, list[_Worker]] = {lane: [] for lane in LANES}
+        self._waiting: dict[str, FairQueue[_Pending]] = {lane: FairQueue() for lane in LANES}
+        self._ready = {lane: threading.Event() for lane in LANES}
+        self._affinity: OrderedDict[str, _Worker] = OrderedDict()
+        self._parent_pid = os.getpid()
+        self._env = _worker_env()
+        # Every worker is started by this one long-lived thread: the kernel's "kill me
+        # when my parent goes" follows the thread that started a child, not the process.
+        self._spawns: queue.Queue[str | None] = queue.Queue()
+        # One worker per lane first; the others once one is warm, so that on a fresh
+        # install they load what the first compiled instead of all compiling at once.
+        self._later = [lane for lane, size in self._sizes.items() for _ in range(size - 1)]
+        for lane in self._sizes:
+            self._spawns.put(lane)
+        self._supervisor = threading.Thread(target=self._supervise, name="ai-pool", daemon=True)
+        self._supervisor.start()
 
-    def _new_executor(self) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(
-            max_workers=self._workers,
-            mp_context=self._context,
-            initializer=_init_worker,
-            initargs=(self._progress, self._cancelled, self._warm_up),
-        )
+    # -- state ----------------------------------------------------------------------------
+
+    @property
+    def warming(self) -> bool:
+        """True while a live game's AI move would wait for a worker to warm up."""
+        return not self._ready[GAME].is_set()
+
+    @property
+    def ready(self) -> bool:
+        return all(event.is_set() for event in self._ready.values())
+
+    def wait_ready(self, timeout_s: float | None = None) -> bool:
+        """Block until every lane has a warm worker; False if ``timeout_s`` ran out."""
+        deadline = None if timeout_s is None else time.monotonic() + timeout_s
+        for event in self._ready.values():
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            if not event.wait(left):
+                return False
+        return True
+
+    def worker_pids(self) -> list[int]:
+        with self._lock:
+            return [w.pid for workers in self._workers.values() for w in workers]
+
+    def status(self) -> dict[str, dict[str, int]]:
+        """Per lane: workers, how many are ready and busy, and how many jobs wait."""
+        with self._lock:
+            return {
+                lane: {
+                    "workers": len(workers),
+                    "ready": sum(w.ready for w in workers),
+                    "busy": sum(w.current is not None for w in workers),
+                    "waiting": len(self._waiting[lane]),
+                }
+                for lane, workers in self._workers.items()
+            }
+
+    # -- jobs -----------------------------------------------------------------------------
 
     def submit(self, job: AiJob, on_progress: ProgressCallback | None = None) -> AiTicket:
+        lane = job.lane if job.lane in LANES else GAME
+        pending = _Pending(next(self._ids), job, lane, job.client or "", Future(), on_progress)
         with self._lock:
             if self._closed:
                 raise RuntimeError("the AI runner is shut down")
-            job_id = next(self._ids)
-            self._inflight.add(job_id)
-            drained = self._drained[job_id] = threading.Event()
-            if on_progress is not None:
-                self._callbacks[job_id] = on_progress
-            try:
-                future = self._executor.submit(run_job, job_id, job)
-            except BrokenProcessPool:
-                log.warning("AI worker pool broke; starting a new one")
-                self._executor.shutdown(wait=False, cancel_futures=True)
-                self._executor = self._new_executor()
-                future = self._executor.submit(run_job, job_id, job)
+            self._waiting[lane].push(pending.client, pending)
+            self._dispatch(lane)
+        return AiTicket(
+            pending.job_id, pending.future, lambda: self._cancel(pending), pending.drained
+        )
 
-        def finished(done: Future[AiMove]) -> None:
-            # A completed search ends its progress with a marker; anything else ends here.
-            if done.cancelled() or done.exception() is not None:
-                self._forget(job_id)
-            else:
-                with self._lock:
-                    self._inflight.discard(job_id)
-
-        future.add_done_callback(finished)
-
-        def cancel() -> None:
-            if not future.cancel():
-                with self._cancelled.get_lock():
-                    self._cancelled[job_id % CANCEL_SLOTS] = job_id
-            self._forget(job_id)
-
-        return AiTicket(job_id, future, cancel, drained)
-
-    def _forget(self, job_id: int) -> None:
+    def _cancel(self, pending: _Pending) -> None:
         with self._lock:
-            self._callbacks.pop(job_id, None)
-            self._inflight.discard(job_id)
-            drained = self._drained.pop(job_id, None)
-        if drained is not None:
-            drained.set()
+            waiting = self._waiting[pending.lane].remove(pending.client, pending)
+            worker = next((w for w in self._workers[pending.lane] if w.current is pending), None)
+            pending.on_progress = None
+        if waiting and not pending.future.cancel():
+            # Put back after a failed start, so already running: it ends here.
+            error = WorkerLostError("the search was cancelled before it restarted")
+            _resolve(pending.future, lambda f: f.set_exception(error))
+        elif worker is not None:
+            self._send(worker, {"op": "stop", "id": pending.job_id})
+        pending.drained.set()
 
-    def _dispatch_progress(self) -> None:
+    def _dispatch(self, lane: str) -> None:
+        """Start waiting jobs on the lane's free warm workers (under the lock)."""
+        line = self._waiting[lane]
+        while len(line):
+            free = [w for w in self._workers[lane] if w.ready and w.alive and w.current is None]
+            if not free:
+                return
+            pending = line.pop()
+            if pending is None:
+                return
+            # (A job put back after a failed start is running already.)
+            if not pending.future.running() and not pending.future.set_running_or_notify_cancel():
+                continue
+            session = pending.job.session
+            worker = self._affinity.get(session) if session else None
+            if worker is None or worker not in free:
+                worker = free[0]
+            if session:
+                self._affinity[session] = worker
+                self._affinity.move_to_end(session)
+                while len(self._affinity) > SESSIONS_KEPT:
+                    self._affinity.popitem(last=False)
+            worker.current = pending
+            request = {"op": "search", "id": pending.job_id, "job": pending.job.to_json()}
+            if not self._send(worker, request):
+                # The worker is dying (its reader thread replaces it): another one starts
+                # the job.
+                worker.alive = False
+                worker.current = None
+                line.push_front(pending.client, pending)
+
+    def _send(self, worker: _Worker, message: dict[str, Any]) -> bool:
+        stdin = worker.process.stdin
+        if stdin is None:
+            return False
+        try:
+            stdin.write(json.dumps(message, separators=(",", ":")).encode() + b"\n")
+            stdin.flush()
+        except (OSError, ValueError):
+            return False
+        return True
+
+    def _report(self, pending: _Pending, info: dict[str, Any]) -> None:
+        callback = pending.on_progress
+        if callback is None:
+            return
+        try:
+            callback(info)
+        except Exception:
+            log.exception("AI progress callback failed")
+
+    # -- workers --------------------------------------------------------------------------
+
+    def _supervise(self) -> None:
         while True:
-            try:
-                item = self._progress.get(timeout=0.5)
-            except queue.Empty:
+            lane = self._spawns.get()
+            if lane is None:
+                return
+            with self._lock:
                 if self._closed:
                     return
-                continue
-            except (EOFError, OSError, ValueError):
-                return
-            if item is None:
-                return
-            job_id, info = item
-            if info is None:
-                self._forget(job_id)
-                continue
-            with self._lock:
-                callback = self._callbacks.get(job_id)
-            if callback is not None:
+            try:
+                self._spawn(lane)
+            except OSError:
+                log.exception("could not start an AI worker")
+                time.sleep(RESPAWN_PAUSE_S)
+                self._spawns.put(lane)
+
+    def _spawn(self, lane: str) -> None:
+        command = [sys.executable, "-m", WORKER_MODULE, "--parent", str(self._parent_pid)]
+        if lane == ANALYSIS:
+            command += ["--nice", str(ANALYSIS_NICE)]
+        if not self._warm_up:
+            command.append("--no-warm-up")
+        process = subprocess.Popen(
+            command,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            env=self._env,
+            close_fds=True,
+        )
+        worker = _Worker(lane, process, time.monotonic())
+        with self._lock:
+            closed = self._closed
+            if not closed:
+                self._workers[lane].append(worker)
+        if closed:
+            self._stop_process(worker)
+            return
+        threading.Thread(
+            target=self._read, args=(worker,), name=f"ai-{lane}-{process.pid}", daemon=True
+        ).start()
+
+    def _read(self, worker: _Worker) -> None:
+        stdout: IO[bytes] | None = worker.process.stdout
+        if stdout is not None:
+            for line in stdout:
                 try:
-                    callback(info)
+                    message = json.loads(line)
+                    self._handle(worker, message)
                 except Exception:
-                    log.exception("AI progress callback failed")
+                    log.exception("bad message from AI worker %s: %r", worker.pid, line[:200])
+        self._lost(worker)
+
+    def _handle(self, worker: _Worker, message: dict[str, Any]) -> None:
+        event = message.get("event")
+        if event == "ready":
+            log.info(
+                "AI %s worker %s ready in %.1f s",
+                worker.lane,
+                worker.pid,
+                float(message.get("warm_s", 0)),
+            )
+            with self._lock:
+                worker.ready = True
+                self._ready[worker.lane].set()
+                self._dispatch(worker.lane)
+                later, self._later = self._later, []
+            for lane in later:
+                self._spawns.put(lane)
+            return
+        pending = worker.current
+        if pending is None or pending.job_id != message.get("id"):
+            return
+        if event == "progress":
+            self._report(pending, message["info"])
+            return
+        with self._lock:
+            worker.current = None
+            self._dispatch(worker.lane)
+        pending.drained.set()
+        if event == "done":
+            _resolve(pending.future, lambda f: f.set_result(AiMove.from_json(message["move"])))
+        else:
+            error = RuntimeError(f"the search failed: {message.get('error')}")
+            _resolve(pending.future, lambda f: f.set_exception(error))
+
+    def _lost(self, worker: _Worker) -> None:
+        with contextlib.suppress(Exception):
+            worker.process.wait(timeout=STOP_WAIT_S)
+        with self._lock:
+            worker.alive = False
+            if worker in self._workers[worker.lane]:
+                self._workers[worker.lane].remove(worker)
+            pending, worker.current = worker.current, None
+            if not any(w.ready for w in self._workers[worker.lane]):
+                self._ready[worker.lane].clear()
+            closed = self._closed
+            for session in [s for s, w in self._affinity.items() if w is worker]:
+                del self._affinity[session]
+        if pending is not None:
+            pending.drained.set()
+            error = WorkerLostError(
+                f"AI worker {worker.pid} died (exit {worker.process.returncode})"
+            )
+            _resolve(pending.future, lambda f: f.set_exception(error))
+        if closed:
+            return
+        log.warning(
+            "AI worker %s exited with %s; starting another", worker.pid, worker.process.returncode
+        )
+        if time.monotonic() - worker.started < EARLY_DEATH_S:
+            time.sleep(RESPAWN_PAUSE_S)
+        self._spawns.put(worker.lane)
+
+    def _stop_process(self, worker: _Worker) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            if worker.process.stdin is not None:
+                worker.process.stdin.close()
+        try:
+            worker.process.wait(timeout=STOP_WAIT_S)
+        except subprocess.TimeoutExpired:
+            worker.process.kill()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                worker.process.wait(timeout=STOP_WAIT_S)
 
     def shutdown(self) -> None:
         with self._lock:
             if self._closed:
                 return
             self._closed = True
-            self._callbacks.clear()
-            for job_id in self._inflight:
-                self._cancelled[job_id % CANCEL_SLOTS] = job_id
-            for drained in self._drained.values():
-                drained.set()
-            self._drained.clear()
-        self._executor.shutdown(wait=True, cancel_futures=True)
-        with contextlib.suppress(Exception):
-            self._progress.put(None)
-        self._dispatcher.join(timeout=2)
-        with contextlib.suppress(Exception):
-            self._progress.close()
-            self._progress.join_thread()
+            waiting = [p for line in self._waiting.values() for p in line.clear()]
+            workers = [w for lane in self._workers.values() for w in lane]
+        stopped = RuntimeError("the AI runner is shut down")
+        for pending in waiting:
+            if not pending.future.cancel():
+                _resolve(pending.future, lambda f: f.set_exception(stopped))
+            pending.drained.set()
+        # Closing a worker's stdin ends it at once, even mid-search.
+        for worker in workers:
+            with contextlib.suppress(OSError, ValueError):
+                if worker.process.stdin is not None:
+                    worker.process.stdin.close()
+        for worker in workers:
+            self._stop_process(worker)
+        self._spawns.put(None)
+        self._supervisor.join(timeout=STOP_WAIT_S)
 
 
-def wait_for(ticket: AiTicket, timeout_s: float) -> AiMove:
-    """Block until the ticket's move is ready; cancel it and raise ``TimeoutError`` if it
-    takes longer than ``timeout_s``."""
-    deadline = time.monotonic() + timeout_s
-    try:
-        return ticket.future.result(timeout=max(0.0, deadline - time.monotonic()))
-    except TimeoutError:
-        ticket.cancel()
-        raise
+def _resolve(future: Future[AiMove], settle: Callable[[Future[AiMove]], None]) -> None:
+    with contextlib.suppress(Exception):  # already settled (shut down meanwhile)
+        settle(future)

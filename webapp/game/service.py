@@ -942,6 +942,7 @@ class GameService:
             moves=record.points,
             level=HINT_LEVEL,
             time_s=self.hint_time_s,
+            lane="analysis",
         )
         ticket = self.runner.submit(job)
 
@@ -981,6 +982,7 @@ class GameService:
             moves=request.moves,
             level=ENGINE_API_LEVEL,
             time_s=request.time_ms / 1000,
+            lane="analysis",
         )
         ticket = self.runner.submit(job)
         try:

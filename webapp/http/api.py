@@ -13,6 +13,7 @@ from flask import Blueprint, Flask, Response, current_app, jsonify, request
 from webapp.game.errors import BadRequestError, GameActionError, GameNotFound
 from webapp.game.service import GameService, seat_cookie
 from webapp.http.cookies import set_seat_cookie
+from webapp.http.json_body import MAX_JSON_DEPTH, json_depth
 from webapp.realtime.messages import GAME_ID_RE, parse_engine_move, parse_import, parse_new_game
 from webapp.storage.store import GameRecord
 
@@ -26,6 +27,10 @@ def service() -> GameService:
 def _json_body() -> Any:
     body = request.get_json(silent=True)
     if body is None:
+        if json_depth(request.get_data(), MAX_JSON_DEPTH) > MAX_JSON_DEPTH:
+            raise BadRequestError(
+                f"the request body is nested too deeply (at most {MAX_JSON_DEPTH} levels)"
+            )
         raise BadRequestError("the request body must be a JSON object")
     return body
 

@@ -6,8 +6,6 @@ here; the interface strings themselves are in ``static/js/strings.js``."""
 
 from __future__ import annotations
 
-from urllib.parse import urlparse
-
 from flask import (
     Blueprint,
     Flask,
@@ -27,6 +25,7 @@ from webapp.game.errors import GameActionError
 from webapp.game.psq import format_psq
 from webapp.game.service import GameService
 from webapp.http.cookies import LANGUAGES, language_of, set_seat_cookie
+from webapp.http.security import same_site_path
 from webapp.realtime.messages import GAME_ID_RE, RULES
 
 bp = Blueprint("pages", __name__)
@@ -96,13 +95,7 @@ def game_psq(game_id: str) -> Response:
 
 @bp.get("/lang/<code>")
 def set_language(code: str) -> BaseResponse:
-    target = "/"
-    referrer = request.referrer
-    if referrer:
-        parsed = urlparse(referrer)
-        if parsed.netloc == request.host and parsed.path.startswith("/"):
-            target = parsed.path + (f"?{parsed.query}" if parsed.query else "")
-    response = redirect(target)
+    response = redirect(same_site_path(request.referrer, request.host))
     if code in LANGUAGES:
         response.set_cookie("lang", code, max_age=365 * 24 * 3600, path="/", samesite="Lax")
     return response

@@ -89,7 +89,10 @@ class GameNamespace(Namespace):  # type: ignore[misc]
     def trigger_event(self, event: str, *args: Any) -> Any:
         # Only the contract's events reach a handler; anything else gets a clear refusal
         # instead of silence.
-        if event in EVENT_PARSERS or event in ("connect", "disconnect"):
+        # (``guard`` has already refused names that are not strings, and clients' own
+        # ``connect``/``disconnect`` events: these two come from the server alone.)
+        named = isinstance(event, str)
+        if named and (event in EVENT_PARSERS or event in ("connect", "disconnect")):
             return super().trigger_event(event, *args)
         shown = event if isinstance(event, str) and len(event) <= 40 else f"{str(event)[:40]}..."
 
@@ -130,7 +133,9 @@ class GameNamespace(Namespace):  # type: ignore[misc]
                 self.service.emit("state", self.service.public_state(record), self.sid)
                 self.service.announce(ref.game_id)
             else:
-                self.service.broadcast(record)
+                # Read again now that the socket is in the room: a move made meanwhile (an
+                # AI's quick reply) was broadcast before this socket could hear it.
+                self.service.broadcast(self.service.load(ref.game_id))
 
         return self._handle("join", data, join)
 

@@ -19,7 +19,8 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from webapp.ai.pool import AiJob, search_position
+from webapp.ai.search_job import search_position
+from webapp.ai.types import AiJob
 from webapp.game.service import GameService, room_of
 from webapp.scale.turns import AiTurn, TurnQueue
 
@@ -111,6 +112,4 @@ def play_turn(game_id: str, version: int, color: str, level: int, defence: float
 
 def search(job: dict[str, Any]) -> dict[str, Any]:
     """A search without a game: hints and ``POST /api/v1/move``."""
-    fields = dict(job)
-    fields["moves"] = [(int(x), int(y)) for x, y in fields.get("moves", [])]
-    return search_position(AiJob(**fields)).to_json()
+    return search_position(AiJob.from_json(job)).to_json()

@@ -11,8 +11,10 @@ the queue but was never claimed (its worker died in between, or failed before cl
 is found the same way: still marked queued, no longer in the queue, for UNCLAIMED_S.
 Whichever job finishes first commits its move with the store's version check, so a turn
 is played exactly once.
-``QueueAiRunner`` sends hints and stateless engine searches through the same queue and
-waits for their results. Workers run the jobs in ``jobs``."""
+``QueueAiRunner`` sends hints and stateless engine searches through a queue of their own
+(``ANALYSIS_QUEUE``: the analysis lane) and waits for their results; a worker takes turns
+first and analysis when no turn waits, or only one of the two (``gomoku worker --lane``).
+Workers run the jobs in ``jobs``."""
 
 from __future__ import annotations
 
@@ -24,11 +26,13 @@ from concurrent.futures import Future
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from webapp.ai.pool import AiJob, AiMove, AiRunner, AiTicket, ProgressCallback
+from webapp.ai.runner import AiRunner, AiTicket
+from webapp.ai.types import AiJob, AiMove, ProgressCallback
 
 log = logging.getLogger(__name__)
 
 QUEUE_NAME = "gomoku-ai"
+ANALYSIS_QUEUE = "gomoku-ai-analysis"
 LEASE_MS = 1500
 QUEUED_TTL_S = 3600
 JOB_TIMEOUT_S = 300
@@ -157,7 +161,7 @@ class TurnQueue:
 class QueueAiRunner(AiRunner):
     """Hints and stateless searches as RQ jobs; one thread polls their results."""
 
-    def __init__(self, redis: Any, *, queue_name: str = QUEUE_NAME) -> None:
+    def __init__(self, redis: Any, *, queue_name: str = ANALYSIS_QUEUE) -> None:
         from rq import Queue
 
         self.queue = Queue(queue_name, connection=redis)
@@ -173,7 +177,7 @@ class QueueAiRunner(AiRunner):
             raise RuntimeError("the AI runner is shut down")
         rq_job = self.queue.enqueue_call(
             "webapp.scale.jobs.search",
-            kwargs={"job": asdict(job)},
+            kwargs={"job": job.to_json()},
             timeout=JOB_TIMEOUT_S,
             result_ttl=SEARCH_RESULT_TTL_S,
             failure_ttl=SEARCH_RESULT_TTL_S,
@@ -220,7 +224,7 @@ class QueueAiRunner(AiRunner):
                     continue
                 if status == "finished":
                     data = rq_job.return_value()
-                    future.set_result(_ai_move(data))
+                    future.set_result(AiMove.from_json(data))
                 else:
                     future.set_exception(RuntimeError(f"the search job ended {status}"))
             time.sleep(POLL_S)
@@ -232,15 +236,3 @@ class QueueAiRunner(AiRunner):
             pending, self._pending = self._pending, {}
         for _, future in pending.values():
             future.cancel()
-
-
-def _ai_move(data: dict[str, Any]) -> AiMove:
-    return AiMove(
-        move=(int(data["move"][0]), int(data["move"][1])),
-        score=int(data["score"]),
-        depth=int(data["depth"]),
-        nodes=int(data["nodes"]),
-        pv=[(int(x), int(y)) for x, y in data["pv"]],
-        time_s=float(data.get("time_s", 0.0)),
-        nps=int(data.get("nps", 0)),
-    )

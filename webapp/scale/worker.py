@@ -1,15 +1,15 @@
 """``gomoku worker``: the queue worker of multi-process deployments (``REDIS_URL`` set).
 
 It connects to Redis and to the shared database (``DATABASE_URL``), compiles the engine,
-installs the context the jobs of ``jobs`` need and then runs an RQ ``SimpleWorker`` on the
-AI queue: jobs run in this process, so the compiled engine stays warm and killing the
-worker kills its search. A watchdog thread checks twice a second that every AI turn of an
-active game is queued or held (``TurnQueue.find_orphans``) and queues the ones that are
-not, which is how a turn whose worker died is re-run. Start about two workers per core to
-spare (a fast level's turn mostly waits on Redis and the database), on any machine that
-reaches Redis and the database. Without
-``REDIS_URL`` the server runs AI moves in its own process pool and this command only
-explains that."""
+installs the context the jobs of ``jobs`` need and then runs an RQ ``SimpleWorker`` on
+the AI queues (games' AI moves first, then hints and engine API searches; ``--lane``
+keeps a worker to one of the two): jobs run in this process, so the compiled engine stays
+warm and killing the worker kills its search. A watchdog thread checks twice a second
+that every AI turn of an active game is queued or held (``TurnQueue.find_orphans``) and
+queues the ones that are not, which is how a turn whose worker died is re-run. Start
+about two workers per core to spare (a fast level's turn mostly waits on Redis and the
+database), on any machine that reaches Redis and the database. Without ``REDIS_URL`` the
+server runs AI moves in its own process pool and this command only explains that."""
 
 from __future__ import annotations
 
@@ -57,6 +57,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--name", help="worker name (default: host and process id)")
     parser.add_argument(
         "--no-warm-up", action="store_true", help="skip compiling the engine before work"
+    )
+    parser.add_argument(
+        "--lane",
+        choices=["all", "game", "analysis"],
+        default="all",
+        help="which jobs to take: games' AI moves, hints and engine API searches, or both "
+        "(games' first; the default)",
     )
     args = parser.parse_args(list(argv or []))
     url = os.environ.get("REDIS_URL")
@@ -112,8 +119,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         while True:
+            queues = {"game": [shared.turns.queue], "analysis": [shared.runner.queue]}.get(
+                args.lane, [shared.turns.queue, shared.runner.queue]
+            )
             worker = SimpleWorker(
-                [shared.turns.queue], connection=shared.redis, name=f"{name}-{uuid.uuid4().hex[:4]}"
+                queues, connection=shared.redis, name=f"{name}-{uuid.uuid4().hex[:4]}"
             )
             # Back within two seconds of a Redis outage, not RQ's default of up to a minute.
             worker.max_connection_wait_time = 2.0

@@ -22,7 +22,7 @@ export function createActionsPanel(page) {
   const abandonBox = $("abandon-box");
   const abandonText = $("abandon-text");
   const claim = $("btn-claim");
-  let abandonStamp = null; // [state version, performance.now() when its `now` arrived]
+  let abandonStamp = null; // [the server's `now`, performance.now() when it arrived]
 
   $("move-form").addEventListener("submit", (event) => {
     event.preventDefault();
@@ -77,8 +77,10 @@ export function createActionsPanel(page) {
       abandonBox.hidden = true;
       return;
     }
-    if (!abandonStamp || abandonStamp[0] !== state.version)
-      abandonStamp = [state.version, performance.now()];
+    // The server's clock, carried forward by ours since the state that told it.
+    if (!abandonStamp || abandonStamp[0] !== abandon.now) {
+      abandonStamp = [abandon.now, performance.now()];
+    }
     const now = abandon.now + (performance.now() - abandonStamp[1]);
     const left = abandon.claim_at - now;
     const color = t("color." + abandon.seat + "_cap");

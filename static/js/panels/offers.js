@@ -17,7 +17,10 @@ export function createOffersPanel(page) {
 
   accept.addEventListener("click", () => page.send(`${shown}_answer`, { accept: true }));
   decline.addEventListener("click", () => page.send(`${shown}_answer`, { accept: false }));
-  cancel.addEventListener("click", () => page.send(`${shown}_cancel`));
+  cancel.addEventListener("click", () => {
+    page.view.cancelled[shown] = true;
+    page.send(`${shown}_cancel`);
+  });
 
   return {
     render(state) {

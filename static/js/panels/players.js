@@ -58,7 +58,8 @@ export function createPlayersPanel(page) {
     const reply = await page.send("take_seat");
     seatButton.disabled = false;
     if (!reply || !reply.ok) return;
-    // The seat becomes this browser's through an HttpOnly cookie the server sets.
+    // The socket plays the seat at once; the token becomes this browser's HttpOnly seat
+    // cookie so the seat outlives the page.
     if (reply.token) {
       await fetch(`/g/${encodeURIComponent(page.gameId)}/seat`, {
         method: "POST",
@@ -67,9 +68,12 @@ export function createPlayersPanel(page) {
         body: JSON.stringify({ token: reply.token }),
       });
     }
-    const seat = reply.seat || reply.you;
-    if (seat) toast(t("game.seat_taken", { color: t("color." + seat + "_lower") }), "info");
-    window.location.reload();
+    if (reply.seat)
+      toast(t("game.seat_taken", { color: t("color." + reply.seat + "_lower") }), "info");
+    // Should the new seat not arrive with a state, the page asks again.
+    setTimeout(() => {
+      if (!page.state.you) window.location.reload();
+    }, 2000);
   });
 
   setInterval(() => {

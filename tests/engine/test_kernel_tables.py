@@ -1,0 +1,125 @@
+"""Every table the kernel reads agrees with the definitions: the packed shape table of each
+rule against ``patterns.classify`` over every window key, and the combination tables
+against the class definitions over every four-shape combination."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from numba import njit
+
+from engine import Rule
+from engine.kernel.patterns import (
+    B4,
+    EMPTY,
+    F3,
+    F4,
+    F5,
+    HALF,
+    NUM_PATTERNS,
+    OPPONENT,
+    OWN,
+    TABLE_SIZE,
+    WALL,
+    classify,
+    key_slot,
+)
+from engine.kernel.tables import (
+    C_BLOCK4,
+    C_BLOCK4_FLEX3,
+    C_FIVE,
+    C_FLEX3,
+    C_FLEX3_2X,
+    C_FLEX4,
+    C_NONE,
+    PLAYOUT_CLASS_BONUS,
+    PLAYOUT_SHAPE_VALUE,
+    combo_index,
+    rule_tables,
+)
+
+
+@njit(cache=True)
+def _reference(exact: bool, mirrored: bool) -> tuple[np.ndarray, np.ndarray]:
+    """``classify`` of the centre of every window key (OWN and OPPONENT swapped when
+    ``mirrored``), and whether the key is a window the board can show: a wall cell only
+    has walls beyond it."""
+    shapes = np.zeros(TABLE_SIZE, dtype=np.uint8)
+    valid = np.zeros(TABLE_SIZE, dtype=np.bool_)
+    window = np.zeros(2 * HALF + 1, dtype=np.int8)
+    for key in range(TABLE_SIZE):
+        window[HALF] = EMPTY
+        for offset in range(-HALF, HALF + 1):
+            if offset != 0:
+                cell = (key >> (2 * key_slot(offset))) & 3
+                if mirrored and cell == OWN:
+                    cell = OPPONENT
+                elif mirrored and cell == OPPONENT:
+                    cell = OWN
+                window[offset + HALF] = cell
+        ok = True
+        for offset in range(1, HALF):
+            if window[HALF + offset] == WALL and window[HALF + offset + 1] != WALL:
+                ok = False
+            if window[HALF - offset] == WALL and window[HALF - offset - 1] != WALL:
+                ok = False
+        valid[key] = ok
+        if ok:
+            shapes[key] = classify(window, HALF, exact)
+    return shapes, valid
+
+
+@pytest.mark.parametrize("rule", ["freestyle", "standard", "renju"])
+def test_every_window_key_of_the_shape_table_matches_classify(rule: str) -> None:
+    packed = rule_tables(rule, 15).shapes
+    assert packed.shape == (TABLE_SIZE,)
+    black, valid = _reference(Rule(rule).exact_five(True), False)
+    white, _ = _reference(Rule(rule).exact_five(False), True)
+    # Each side: five cells of empty/own/opponent up to a wall: 3**5 + 3**4 + ... + 1.
+    assert valid.sum() == sum(3**k for k in range(HALF + 1)) ** 2
+    assert np.array_equal((packed & 15)[valid], black[valid])
+    assert np.array_equal((packed >> 4)[valid], white[valid])
+
+
+def _class_by_definition(shapes: list[int]) -> int:
+    fours = sum(1 for s in shapes if s in (B4, F4))
+    threes = shapes.count(F3)
+    if F5 in shapes:
+        return C_FIVE
+    if F4 in shapes or fours >= 2:
+        return C_FLEX4
+    if fours == 1 and threes >= 1:
+        return C_BLOCK4_FLEX3
+    if fours == 1:
+        return C_BLOCK4
+    if threes >= 2:
+        return C_FLEX3_2X
+    if threes == 1:
+        return C_FLEX3
+    return C_NONE
+
+
+def test_every_combination_has_its_defined_class_and_weights() -> None:
+    tables = rule_tables("freestyle", 15)
+    count = NUM_PATTERNS**4
+    assert tables.combo_class.shape == tables.combo_value.shape == (count,)
+    assert tables.playout_value.shape == (count,)
+    for index in range(count):
+        shapes = [(index // NUM_PATTERNS ** (3 - d)) % NUM_PATTERNS for d in range(4)]
+        assert combo_index(*shapes) == index
+        klass = _class_by_definition(shapes)
+        assert tables.combo_class[index] == klass, shapes
+        weight = sum(int(PLAYOUT_SHAPE_VALUE[s]) for s in shapes) + PLAYOUT_CLASS_BONUS[klass]
+        assert tables.playout_value[index] == weight
+    # Stronger shapes never weigh less in the playouts.
+    assert list(PLAYOUT_SHAPE_VALUE) == [*sorted(PLAYOUT_SHAPE_VALUE[:-1]), 0]
+
+
+def test_the_rules_share_the_two_definitions_of_five() -> None:
+    free = rule_tables("freestyle", 15).shapes
+    standard = rule_tables("standard", 15).shapes
+    renju = rule_tables("renju", 15).shapes
+    # Renju: black needs exactly five (as in standard), white does not (as in freestyle).
+    assert np.array_equal(renju & 15, standard & 15)
+    assert np.array_equal(renju >> 4, free >> 4)
+    assert not np.array_equal(free & 15, standard & 15)

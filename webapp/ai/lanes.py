@@ -1,0 +1,82 @@
+"""The lanes of AI work (``AiJob.lane``) and the waiting line of each lane in the pool
+(``pool``). ``GAME`` is a live game's AI move, ``ANALYSIS`` a hint or an engine API
+search; each lane has workers of its own, so analysis never delays a game.
+
+A ``FairQueue`` hands out jobs in turn per client: a lane's idle worker takes the next job
+of the client whose turn it is, then that client goes to the back of the line, so a client
+with twenty queued searches delays another client's one search by at most one search, not
+twenty. Jobs of one client keep their order. Not thread-safe: the pool holds its lock
+around every call."""
+
+from __future__ import annotations
+
+from collections import OrderedDict, deque
+from collections.abc import Iterator
+from typing import Generic, TypeVar
+
+GAME = "game"
+ANALYSIS = "analysis"
+LANES = (GAME, ANALYSIS)
+
+T = TypeVar("T")
+
+
+class FairQueue(Generic[T]):
+    def __init__(self) -> None:
+        self._clients: OrderedDict[str, deque[T]] = OrderedDict()
+        self._size = 0
+
+    def __len__(self) -> int:
+        return self._size
+
+    def __iter__(self) -> Iterator[T]:
+        for items in self._clients.values():
+            yield from items
+
+    def push(self, client: str, item: T) -> None:
+        """Add ``item`` at the end of ``client``'s own line."""
+        items = self._clients.get(client)
+        if items is None:
+            items = self._clients[client] = deque()
+        items.append(item)
+        self._size += 1
+
+    def push_front(self, client: str, item: T) -> None:
+        """Put back an item that could not be started: it goes first."""
+        items = self._clients.get(client)
+        if items is None:
+            items = self._clients[client] = deque()
+        items.appendleft(item)
+        self._clients.move_to_end(client, last=False)
+        self._size += 1
+
+    def pop(self) -> T | None:
+        """The next item of the client whose turn it is, or None when empty."""
+        if not self._clients:
+            return None
+        client, items = next(iter(self._clients.items()))
+        item = items.popleft()
+        if items:
+            self._clients.move_to_end(client)
+        else:
+            del self._clients[client]
+        self._size -= 1
+        return item
+
+    def remove(self, client: str, item: T) -> bool:
+        """Take ``item`` out of the line; False if it was not waiting."""
+        items = self._clients.get(client)
+        if items is None or item not in items:
+            return False
+        items.remove(item)
+        if not items:
+            del self._clients[client]
+        self._size -= 1
+        return True
+
+    def clear(self) -> list[T]:
+        """Empty the line and return what waited."""
+        items = list(self)
+        self._clients.clear()
+        self._size = 0
+        return items
