@@ -28,6 +28,8 @@ def ai_runner() -> Iterator[Any]:
     from webapp.ai.pool import PoolAiRunner
 
     runner = PoolAiRunner(1, analysis_workers=1, warm_up=True)
+    # After an engine change the workers compile it first (minutes on a busy machine).
+    runner.wait_ready(600)
     yield runner
     runner.shutdown()
 

@@ -28,7 +28,10 @@ def five_cells(st: State, side: int, out: np.ndarray) -> int:
     """Empty cells where ``side`` makes five; returns how many (up to out's length)."""
     size = st.info[I_SIZE]
     stride = st.info[I_STRIDE]
+    wanted = min(out.shape[0], st.class_count[side, C_FIVE])
     count = 0
+    if wanted == 0:
+        return 0
     for y in range(size):
         base = (y + PAD) * stride + PAD
         for x in range(size):
@@ -36,7 +39,7 @@ def five_cells(st: State, side: int, out: np.ndarray) -> int:
             if st.cells[i] == 0 and st.klass[side, i] == C_FIVE:
                 out[count] = i
                 count += 1
-                if count == out.shape[0]:
+                if count == wanted:
                     return count
     return count
 

@@ -1,5 +1,9 @@
-"""The principal variation search: negamax with alpha-beta, null windows, late-move
-reductions, the transposition table and a VCF probe at the leaves."""
+"""The principal variation search: negamax with alpha-beta, null windows, the
+transposition table and a VCF probe at the leaves, made selective the way modern engines
+are: late moves are reduced by a table that grows with depth and move number, and near the
+leaves quiet moves are pruned by count and by futility (a static score too far below
+alpha for a quiet move to make up). Threats, forced replies and the first moves are never
+reduced or pruned."""
 
 from __future__ import annotations
 
@@ -36,6 +40,27 @@ from engine.kernel.tables import (
 )
 from engine.kernel.threats import LEAF_VCF_DEPTH, vcf
 from engine.kernel.tt import TT_EXACT, TT_LOWER, TT_UPPER, Tt, tt_store
+
+# Late-move reductions: LMR[depth, n] plies for the n-th move (from 0) at ``depth``.
+LMR_DEPTHS = 64
+LMR_MOVES = 64
+LMR_BASE = 0.5
+LMR_DIVISOR = 1.5
+
+
+def _lmr_table() -> np.ndarray:
+    table = np.zeros((LMR_DEPTHS, LMR_MOVES), dtype=np.int64)
+    for depth in range(1, LMR_DEPTHS):
+        for n in range(1, LMR_MOVES):
+            table[depth, n] = int(LMR_BASE + np.log(depth) * np.log(n + 1) / LMR_DIVISOR)
+    return table
+
+
+LMR = _lmr_table()
+# Move-count pruning: at depth d (non-PV) quiet moves after the first LMP_COUNT[d] go.
+LMP_COUNT = np.array([0, 5, 7, 10, 14], dtype=np.int64)
+# Futility: at depth d (non-PV) quiet moves go when the static score + margin <= alpha.
+FUTILITY_MARGIN = np.array([0, 60, 140, 240], dtype=np.int64)
 
 
 @njit(cache=True)
@@ -94,7 +119,7 @@ def pvs(
         hs.pv_len[ply] = ply + 1
         return MATE - ply - 1
     if st.class_count[op, C_FIVE] > 0:
-        fives = np.empty(2, dtype=np.int64)
+        fives = hs.moves[ply, :2]
         found = five_cells(st, op, fives)
         block = fives[0]
         lost = found >= 2 or (renju and color == 1 and forbidden_at(st, block))
@@ -153,18 +178,35 @@ def pvs(
     if count == 0:
         return 0 if ply > 0 else evaluate(st)
 
-    # Step 6. Principal variation search over the moves.
+    # Step 6. Principal variation search over the moves, quiet late moves reduced or,
+    # near the leaves, pruned.
+    pv_node = beta - alpha > 1
+    futile = False
+    if not pv_node and not defending and depth < FUTILITY_MARGIN.shape[0] and ply > 0:
+        futile = evaluate(st) + FUTILITY_MARGIN[depth] <= alpha
     best = -INF
     best_move = hs.moves[ply, 0]
     original_alpha = alpha
     for n in range(count):
         move = hs.moves[ply, n]
         threat = st.klass[me, move] >= C_FLEX3 or st.klass[op, move] >= C_BLOCK4
+        quiet = not threat and not defending and move != tt_move
+        if n > 0 and quiet and not pv_node and best > -MATE_BOUND and ply > 0:
+            if depth < LMP_COUNT.shape[0] and n >= LMP_COUNT[depth]:
+                continue
+            if futile:
+                continue
         place(st, tb, move, color)
         if n == 0:
             score = -pvs(st, tb, tt, hs, depth - 1, -beta, -alpha, ply + 1)
         else:
-            reduction = 1 if (depth >= 3 and n >= 4 and not threat and not defending) else 0
+            reduction = 0
+            if depth >= 3 and quiet:
+                reduction = LMR[min(depth, LMR_DEPTHS - 1), min(n, LMR_MOVES - 1)]
+                if pv_node and reduction > 0:
+                    reduction -= 1
+                if reduction > depth - 2:
+                    reduction = depth - 2
             score = -pvs(st, tb, tt, hs, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1)
             if score > alpha and reduction > 0:
                 score = -pvs(st, tb, tt, hs, depth - 1, -alpha - 1, -alpha, ply + 1)

@@ -95,8 +95,12 @@ def vcf(st: State, tb: Tables, hs: Heuristics, ply: int, budget: int) -> int:
     size = st.info[I_SIZE]
     stride = st.info[I_STRIDE]
     # One scan collects the fours; those that also make an open three go first, since
-    # they usually finish the attack.
-    fours = np.empty(64, dtype=np.int64)
+    # they usually finish the attack. The scan ends once every four the class counts
+    # announce is found; the list lives in this ply's row of the move lists.
+    wanted = st.class_count[me, C_BLOCK4] + st.class_count[me, C_BLOCK4_FLEX3]
+    if wanted > 64:
+        wanted = 64
+    fours = hs.moves[ply]
     count = 0
     strong = 0
     for y in range(size):
@@ -106,14 +110,20 @@ def vcf(st: State, tb: Tables, hs: Heuristics, ply: int, budget: int) -> int:
             if st.cells[i] != 0:
                 continue
             klass = st.klass[me, i]
-            if klass == C_BLOCK4_FLEX3 and count < 64:
+            if klass == C_BLOCK4_FLEX3:
                 fours[count] = fours[strong]
                 fours[strong] = i
                 strong += 1
                 count += 1
-            elif klass == C_BLOCK4 and count < 64:
+            elif klass == C_BLOCK4:
                 fours[count] = i
                 count += 1
+            else:
+                continue
+            if count == wanted:
+                break
+        if count == wanted:
+            break
     for n in range(count):
         i = fours[n]
         if renju and color == 1 and forbidden_at(st, i):

@@ -238,7 +238,8 @@ function acceptState(state, previous) {
     }
     if (view.viewPly !== null && view.viewPly > state.moves.length) view.viewPly = null;
   }
-  if (previous.status === "waiting" && state.status === "active" && state.mode === "friend") {
+  const joined = previous.status === "waiting" && state.status === "active";
+  if (joined && state.mode === "friend" && previous.you && state.you === previous.you) {
     toast(t("game.opponent_joined"), "info");
   }
   // An offer of mine that closed with the position unchanged was declined (the server
