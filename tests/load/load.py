@@ -20,10 +20,13 @@ The spectators connect first; once all are in, the script prints the server's me
 idle socket costs. Then the players connect and play starts. Every process raises its
 open-files limit to the hard limit (thousands of sockets each).
 
-    nice -n 10 .venv/bin/python tests/load/load.py --mode single --players 200 --spectators 500
-    nice -n 10 .venv/bin/python tests/load/load.py --mode multi --players 200 --spectators 500
-    nice -n 10 .venv/bin/python tests/load/load.py --players 200 --spectators 5000 \
-        --spectator-procs 5 --pause 5 --port 5610
+    .venv/bin/python tests/load/load.py --mode single --players 200 --spectators 500
+    .venv/bin/python tests/load/load.py --mode multi --players 200 --spectators 500
+    .venv/bin/python tests/load/load.py --players 200 --spectators 5000 --spectator-procs 5 \
+        --pause 5 --port 5610
+
+The client processes run at a lower CPU priority (``--client-nice``, 10 by default) than
+the servers they measure.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ import asyncio
 import contextlib
 import json
 import multiprocessing
+import os
 import random
 import resource
 import statistics
@@ -46,6 +50,8 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 NS = "/game"
+# One spectator in this many reads every state and times it (see ``Watcher``).
+TIMED_EVERY = 10
 
 
 def percentiles(samples: list[float]) -> tuple[float, float, float]:
@@ -59,10 +65,14 @@ def percentiles(samples: list[float]) -> tuple[float, float, float]:
     return at(0.50), at(0.95), at(0.99)
 
 
-def raise_open_files_limit() -> None:
+def client_process(niceness: int) -> None:
+    """Set up a client process: thousands of sockets, and a lower CPU priority than the
+    servers (clients must not take the CPU the figures are about)."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft < hard:
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    if niceness:
+        os.nice(niceness)
 
 
 def process_figures(pid: int) -> tuple[float, int]:
@@ -290,11 +300,15 @@ class Watcher:
     """A spectator on a bare websocket that speaks engine.io and Socket.IO by hand (open,
     namespace, join, answer pings, read events): a fraction of a full client's work per
     message, so thousands fit in a few client processes and the figures are the server's.
-    Notes when each move count first reached it and how many events of each kind came."""
+    Counts the events of each kind; a ``timed`` watcher also reads each state and notes
+    when each move count first reached it (the others skip that work: every tenth
+    spectator is a fair sample of the fan-out delay, and the clients' CPU stays free for
+    the server)."""
 
-    def __init__(self, url: str, game_id: str) -> None:
+    def __init__(self, url: str, game_id: str, timed: bool = True) -> None:
         self.url = url.replace("http", "ws", 1) + "/socket.io/?EIO=4&transport=websocket"
         self.game_id = game_id
+        self.timed = timed
         self.arrivals: dict[int, float] = {}
         self.events: dict[str, int] = {}
         self.joined = asyncio.Event()
@@ -324,9 +338,15 @@ class Watcher:
             if data == "2":  # engine.io ping
                 await self.ws.send_str("3")
             elif data.startswith(prefix):
-                name, payload = json.loads(data[len(prefix) :])[:2]
+                name = data[len(prefix) + 2 : data.find('"', len(prefix) + 2)]
                 self.events[name] = self.events.get(name, 0) + 1
-                if name == "state" and payload.get("id") == self.game_id:
+                if name != "state":
+                    continue
+                if not self.timed:
+                    self.joined.set()
+                    continue
+                payload = json.loads(data[len(prefix) :])[1]
+                if payload.get("id") == self.game_id:
                     for count in range(1, len(payload["moves"]) + 1):
                         self.arrivals.setdefault(count, now)
                     self.joined.set()
@@ -347,7 +367,10 @@ async def _watchers(
     kind arrived."""
     import aiohttp
 
-    watchers = [Watcher(urls[(first + i) % len(urls)], game_id) for i in range(count)]
+    watchers = [
+        Watcher(urls[(first + i) % len(urls)], game_id, timed=(first + i) % TIMED_EVERY == 0)
+        for i in range(count)
+    ]
     connector = aiohttp.TCPConnector(limit=0)
     async with aiohttp.ClientSession(connector=connector) as session:
         for start in range(0, count, 25):
@@ -355,7 +378,7 @@ async def _watchers(
         ready.put(count)
         while not done.is_set():
             await asyncio.sleep(0.2)
-        arrivals = [dict(w.arrivals) for w in watchers]
+        arrivals = [dict(w.arrivals) for w in watchers if w.timed]
         events: dict[str, int] = {}
         for watcher in watchers:
             for name, n in watcher.events.items():
@@ -364,17 +387,18 @@ async def _watchers(
     return {"arrivals": arrivals, "events": events}
 
 
-def _run_players(args: tuple[Any, ...], out: Any) -> None:
-    raise_open_files_limit()
+def _run_players(args: tuple[Any, ...], out: Any, niceness: int) -> None:
+    client_process(niceness)
     out.put(asyncio.run(_players(*args)))
 
 
-def _run_showcase(args: tuple[Any, ...], game: Any, start: Any, out: Any) -> None:
+def _run_showcase(args: tuple[Any, ...], game: Any, start: Any, out: Any, niceness: int) -> None:
+    client_process(niceness)
     out.put(asyncio.run(_showcase(*args, game, start)))
 
 
-def _run_watchers(args: tuple[Any, ...], out: Any) -> None:
-    raise_open_files_limit()
+def _run_watchers(args: tuple[Any, ...], out: Any, niceness: int) -> None:
+    client_process(niceness)
     out.put(asyncio.run(_watchers(*args)))
 
 
@@ -459,7 +483,8 @@ def _run(args: argparse.Namespace, deployment: Deployment) -> tuple[list[Any], s
     done = context.Event()
     urls = deployment.urls
     showcase = context.Process(
-        target=_run_showcase, args=((urls[0], args.moves, args.level), game, start, out)
+        target=_run_showcase,
+        args=((urls[0], args.moves, args.level), game, start, out, args.client_nice),
     )
     showcase.start()
     game_id = game.get(timeout=300)
@@ -472,7 +497,8 @@ def _run(args: argparse.Namespace, deployment: Deployment) -> tuple[list[Any], s
         count = min(share, args.spectators - first)
         jobs.append(
             context.Process(
-                target=_run_watchers, args=((urls, first, count, game_id, done, ready), out)
+                target=_run_watchers,
+                args=((urls, first, count, game_id, done, ready), out, args.client_nice),
             )
         )
     connecting = time.time()
@@ -494,7 +520,11 @@ def _run(args: argparse.Namespace, deployment: Deployment) -> tuple[list[Any], s
     start.put(start_at)
     players = context.Process(
         target=_run_players,
-        args=((urls, args.players, args.moves, args.level, args.pause, start_at), out),
+        args=(
+            (urls, args.players, args.moves, args.level, args.pause, start_at),
+            out,
+            args.client_nice,
+        ),
     )
     players.start()
     jobs.append(players)
@@ -537,10 +567,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--logs", help="keep the servers' logs in this folder")
     parser.add_argument("--port", type=int, help="first server port (default: any free one)")
+    parser.add_argument(
+        "--client-nice", type=int, default=10, help="niceness of the client processes"
+    )
     parser.add_argument("--timeline", action="store_true", help="p95 per 5 s of play")
     args = parser.parse_args(argv)
 
-    raise_open_files_limit()
+    client_process(0)
     with tempfile.TemporaryDirectory(prefix="gomoku-load-") as scratch:
         tmp = args.logs or scratch
         started = time.time()
