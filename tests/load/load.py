@@ -602,6 +602,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"mode={args.mode} players={args.players} spectators={args.spectators} "
           f"moves/player={args.moves} level={args.level} pause={args.pause}s")  # fmt: skip
     print(memory)
+    load = os.getloadavg()[0]
+    print(f"machine load average (1 min) at the end: {load:.1f} on {os.cpu_count()} cores")
     print(f"{'figure (ms)':<38}{'n':>7}{'p50':>9}{'p95':>9}{'p99':>9}{'mean':>9}")
     for name, samples in (
         ("move round-trip beyond think time", beyond),
