@@ -234,8 +234,12 @@ def pvs(
     original_alpha = alpha
     for n in range(count):
         move = hs.moves[ply, n]
-        threat = st.klass[me, move] >= C_FLEX3 or st.klass[op, move] >= C_BLOCK4
-        quiet = not threat and not defending and move != tt_move
+        # Forcing moves (our fours, blocks of their four-threes) are searched in full;
+        # threes and blocks of plain fours are reduced a ply less than quiet moves.
+        mine = st.klass[me, move]
+        theirs = st.klass[op, move]
+        forcing = mine >= C_BLOCK4 or theirs >= C_BLOCK4_FLEX3 or defending
+        quiet = mine < C_FLEX3 and theirs < C_BLOCK4 and not defending and move != tt_move
         if n > 0 and quiet and not pv_node and best > -MATE_BOUND and ply > 0:
             if depth < LMP_COUNT.shape[0] and n >= LMP_COUNT[depth]:
                 continue
@@ -246,10 +250,12 @@ def pvs(
             score = -pvs(st, tb, tt, hs, depth - 1, -beta, -alpha, ply + 1)
         else:
             reduction = 0
-            if depth >= 3 and quiet:
+            if depth >= 3 and not forcing:
                 reduction = LMR[min(depth, LMR_DEPTHS - 1), min(n, LMR_MOVES - 1)]
-                if pv_node and reduction > 0:
+                if pv_node or not quiet:
                     reduction -= 1
+                if reduction < 0:
+                    reduction = 0
                 if reduction > depth - 2:
                     reduction = depth - 2
             score = -pvs(st, tb, tt, hs, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1)
