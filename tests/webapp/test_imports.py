@@ -111,3 +111,14 @@ def test_the_game_model_loads_without_the_web_stack() -> None:
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
     )
     assert result.stdout.strip() == ""
+
+
+def test_no_class_in_webapp_is_over_400_lines() -> None:
+    long = []
+    for path in WEBAPP.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ClassDef):
+                lines = (node.end_lineno or node.lineno) - node.lineno + 1
+                if lines > 400:
+                    long.append(f"{module_name(path)}.{node.name}: {lines} lines")
+    assert not long, long

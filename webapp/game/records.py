@@ -31,14 +31,12 @@ from webapp.game.types import (
 )
 from webapp.storage.store import GameRecord, MoveRecord, SeatRecord
 
-# Keys of ``settings`` that describe the record rather than what its creator chose.
-RECORD_KEYS = ("start_plies", "imported")
-
 
 def game_of(record: GameRecord) -> Game:
     settings = dict(record.settings)
     start_plies = int(settings.pop("start_plies", 0) or 0)
     imported = bool(settings.pop("imported", False))
+    clock_settings = settings.pop("clock", None)
     offers = record.offers or {}
     return Game(
         id=record.id,
@@ -52,7 +50,7 @@ def game_of(record: GameRecord) -> Game:
         },
         moves=tuple(_move_of(m) for m in record.moves),
         version=record.version,
-        clock=_clock_of(record.clock, settings.get("clock")),
+        clock=_clock_of(record.clock, clock_settings),
         result=_result_of(record.result),
         offers=Offers(
             takeback=Seat.parse(record.takeback_by),

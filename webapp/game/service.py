@@ -200,7 +200,7 @@ class GameService:
         self.emit("state", self.public_state(self.load(game_id), you), sid)
 
     def publish_thinking(self, game_id: str, seat: Seat, info: dict[str, Any]) -> None:
-        self.publisher.thinking(game_id, seat, info)
+        self.publisher.thinking(game_id, seat, info, warming=self.turns.warming)
 
     def _countdown(self, game_id: str, delay_s: float) -> None:
         self.timers.set(game_id, "abandon", delay_s, lambda: self.refresh(game_id))

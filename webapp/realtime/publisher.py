@@ -121,7 +121,9 @@ class Publisher:
         room = self.room(members, self.absence.gone_since(game.id))
         return self.view.state(game, you, room, self.activity(game), self.now())
 
-    def thinking(self, game_id: str, seat: Seat, info: dict[str, Any]) -> None:
+    def thinking(
+        self, game_id: str, seat: Seat, info: dict[str, Any], *, warming: bool = False
+    ) -> None:
         """A search's progress report, with the score on the one win-rate scale."""
         payload: dict[str, Any] = {"game": game_id, "game_id": game_id, "color": seat.value}
         payload.update(info)
@@ -129,7 +131,7 @@ class Publisher:
         if isinstance(score, int):
             black = score if seat is Seat.BLACK else -score
             payload["black_winrate"] = black_winrate(black, info.get("engine"))
-        payload["warming"] = False
+        payload["warming"] = warming
         self.emit("thinking", payload, room_of(game_id))
 
     def publish(self, game: Game, events: Iterable[Event] = ()) -> None:
