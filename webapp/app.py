@@ -15,44 +15,33 @@ from __future__ import annotations
 
 import os
 import secrets
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from flask import Flask
 from flask_socketio import SocketIO
 
-from webapp.ai.fairness import FairShareRunner
-from webapp.ai.pool import AiRunner, PoolAiRunner
-from webapp.game.service import GameService
-from webapp.realtime.presence import Presence
-from webapp.scale.redis_presence import RedisPresence
-from webapp.scale.shared import Shared
-from webapp.storage.store import Store
+from webapp.runtime import Settings, build, database_url
 
-ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = Path(__file__).resolve().parent
+ROOT = PACKAGE.parent
+
+
+def _site_folder(name: str) -> Path:
+    """``templates`` or ``static``: inside the package when installed from a wheel, else
+    the source tree's top-level folder of that name."""
+    installed = PACKAGE / name
+    return installed if installed.is_dir() else ROOT / name
+
+
+def _default_instance() -> Path:
+    """``instance/`` of the source tree, or of the working folder for an installed copy."""
+    if (ROOT / "pyproject.toml").is_file() and (ROOT / "webapp").is_dir():
+        return ROOT / "instance"
+    return Path.cwd() / "instance"
+
+
 MAX_BODY_BYTES = 64 * 1024
-
-
-@dataclass
-class Runtime:
-    """What one app instance owns: closed together by ``shutdown_app``."""
-
-    store: Store
-    runner: AiRunner
-    presence: Presence | RedisPresence
-    service: GameService
-    socketio: SocketIO
-    owns_runner: bool = True
-    shared: Shared | None = None
-
-    def close(self) -> None:
-        self.service.close()
-        if self.owns_runner:
-            self.runner.shutdown()
-        if self.shared is not None:
-            self.shared.close()
-        self.store.close()
 
 
 def _secret_key(instance: Path) -> str:
@@ -76,20 +65,15 @@ def _cors_origins(value: str | None) -> Any:
     return [origin.strip() for origin in value.split(",") if origin.strip()]
 
 
-def database_url(instance: Path) -> str:
-    """``DATABASE_URL`` or the SQLite file of the instance folder."""
-    return os.environ.get("DATABASE_URL") or f"sqlite:///{instance / 'gomoku.sqlite3'}"
-
-
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     test_config = dict(test_config or {})
     instance = test_config.pop("INSTANCE_PATH", None) or os.environ.get("GOMOKU_INSTANCE")
     app = Flask(
         __name__,
-        instance_path=str(Path(instance).resolve()) if instance else str(ROOT / "instance"),
+        instance_path=str(Path(instance).resolve() if instance else _default_instance()),
         instance_relative_config=True,
-        template_folder=str(ROOT / "templates"),
-        static_folder=str(ROOT / "static"),
+        template_folder=str(_site_folder("templates")),
+        static_folder=str(_site_folder("static")),
     )
     instance_dir = Path(app.instance_path)
     instance_dir.mkdir(parents=True, exist_ok=True)
@@ -112,46 +96,23 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         RATE_PER_S=20.0,
         RATE_BURST=40.0,
         ENGINES=os.environ.get("GOMOKU_ENGINES"),
+        ABANDON_MS=60_000,
+        IDLE_MS=10 * 60_000,
     )
     app.config.update(test_config)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(instance_dir)
 
     from webapp.http import api, health, json_body, pages, players_page, security
-    from webapp.players.registry import PlayerRegistry
     from webapp.realtime import guard
     from webapp.realtime.namespace import NAMESPACE, GameNamespace
     from webapp.realtime.ratelimit import RateLimiter
 
-    store = Store(app.config["DATABASE_URL"])
-    shared = Shared.connect(app.config["REDIS_URL"]) if app.config["REDIS_URL"] else None
     # Tests share one runner between apps to spare the worker start-up.
-    shared_runner = app.config.get("AI_RUNNER")
-    runner: AiRunner
-    presence: Presence | RedisPresence
+    runtime = build(Settings.from_config(app.config), runner=app.config.get("AI_RUNNER"))
+    service, presence, shared = runtime.service, runtime.presence, runtime.shared
     if shared is not None:
-        runner, presence = shared.runner, shared.presence
         shared.presence.start_heartbeat()
-    else:
-        runner = shared_runner or PoolAiRunner(
-            int(app.config["AI_WORKERS"]),
-            analysis_workers=int(app.config["AI_ANALYSIS_WORKERS"]),
-            warm_up=bool(app.config["AI_WARM_UP"]),
-        )
-        presence = Presence()
-    # Serve once the engine is warm; a fresh install compiles it for a minute or two:
-    # then serve anyway, and the first moves say that they wait for it.
-    runner = FairShareRunner(runner, app.config.get("AI_QUOTA"))
-    runner.wait_ready(float(app.config["AI_START_WAIT_S"]))
-    service = GameService(
-        store,
-        runner,
-        presence,
-        aivai_move_s=float(app.config["AIVAI_MOVE_S"]),
-        hint_time_s=float(app.config["HINT_TIME_S"]),
-        turns=shared.turns if shared is not None else None,
-    )
-    service.players = PlayerRegistry.build(app.config["ENGINES"])
     options: dict[str, Any] = {}
     if shared is not None:
         options["client_manager"] = shared.client_manager()
@@ -183,15 +144,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
             event, payload, namespace=NAMESPACE, to=to, skip_sid=skip
         )
     )
-    app.extensions["gomoku"] = Runtime(
-        store,
-        runner,
-        presence,
-        service,
-        socketio,
-        owns_runner=shared_runner is None and shared is None,
-        shared=shared,
-    )
+    runtime.socketio = socketio
+    app.extensions["gomoku"] = runtime
     guard.init_app(app, limiter.allow)
     json_body.init_app(app)
     api.init_app(app)
@@ -211,4 +165,4 @@ def shutdown_app(app: Flask) -> None:
         runtime.close()
 
 
-__all__ = ["create_app", "shutdown_app"]
+__all__ = ["create_app", "database_url", "shutdown_app"]

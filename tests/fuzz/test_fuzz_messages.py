@@ -20,13 +20,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from webapp.app import create_app, shutdown_app
+from webapp.realtime.messages import ERROR_CODES
 from webapp.storage.store import GameRecord
 
 NS = "/game"
 EVENTS = ["join", "move", "undo", "hint", "takeback_request", "takeback_answer", "resign",
           "rematch"]  # fmt: skip
-ERROR_CODES = {"bad_request", "not_found", "not_your_turn", "not_a_player", "illegal_move",
-               "stale", "game_over", "rate_limited", "unavailable"}  # fmt: skip
 FUZZ = settings(
     deadline=None,
     database=None,
@@ -70,7 +69,7 @@ class Arena:
         self.stranger = self.app.test_client()
         # A friend game in progress (black to move), one waiting for white, one finished.
         self.friend = self._create(self.black, mode="friend", color="black", moves=[[7, 7], [8, 8]])
-        assert self.white.get(f"/g/{self.friend}").status_code == 200
+        assert self.white.post(f"/g/{self.friend}/seat", json={}).status_code == 200
         self.waiting = self._create(self.black, mode="friend", color="white")
         self.finished = self._create(
             self.black, mode="friend", moves=[[0, 0], [0, 1], [1, 0], [1, 1], [2, 0], [2, 1],

@@ -142,8 +142,8 @@ def create_game(server: AppProcess, **body: Any) -> tuple[str, str]:
 
 
 def claim_seat(server: AppProcess, game_id: str) -> str:
-    """Open a friend's link on ``server``: the free seat's cookie."""
-    status, _, headers = http(f"{server.url}/g/{game_id}")
+    """Take the free seat of a friend's game on ``server``: the seat's cookie."""
+    status, _, headers = http(f"{server.url}/g/{game_id}/seat", {})
     assert status == 200
     return headers["Set-Cookie"].split(";")[0]
 

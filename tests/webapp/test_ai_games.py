@@ -53,7 +53,7 @@ def test_undo_takes_back_the_move_and_the_reply(app: Any, client: Any, socket_fa
     game_id = create_game(client, mode="ai", level=1, color="black")
     me = join(socket_factory(client), game_id)
     me.sock.emit("undo", {"game_id": game_id}, namespace=NS)
-    assert me.wait_error()["code"] == "bad_request"  # nothing to undo yet
+    assert me.wait_error()["code"] == "no_move_to_take_back"
     play(me, game_id, 7, 7)
     me.wait_state(lambda s: len(s["moves"]) == 2)
     play(me, game_id, 3, 3)

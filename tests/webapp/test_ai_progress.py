@@ -8,7 +8,8 @@ import threading
 import time
 from typing import Any
 
-from webapp.ai.pool import FIRST_REPORT_S, AiJob, search_position
+from webapp.ai.pool import FIRST_REPORT_S, search_position
+from webapp.ai.types import AiJob
 
 OPENING = [(7, 7), (8, 8), (8, 7)]
 

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from socket_helpers import create_game, join
 
-from webapp.ai.pool import AiJob
+from webapp.ai.types import AiJob
 from webapp.players.external import (
     ANSWER_GRACE_S,
     end_all_brains,

@@ -31,7 +31,7 @@ def _friend_game(app: Any, socket_factory: Any) -> tuple[str, Events, Events]:
     black_http = app.test_client()
     game_id = create_game(black_http, mode="friend", color="black")
     white_http = app.test_client()
-    assert white_http.get(f"/g/{game_id}").status_code == 200
+    assert white_http.post(f"/g/{game_id}/seat", json={}).status_code == 200
     return (
         game_id,
         join(socket_factory(black_http), game_id),
@@ -135,7 +135,7 @@ def test_seat_cookies_are_http_only_and_same_site(app: Any) -> None:
     client = app.test_client()
     created = client.post("/api/v1/games", json={"mode": "friend", "color": "black"})
     game_id = created.get_json()["id"]
-    claimed = app.test_client().get(f"/g/{game_id}")
+    claimed = app.test_client().post(f"/g/{game_id}/seat", json={})
     for reply in (created, claimed):
         cookie = reply.headers["Set-Cookie"]
         assert cookie.startswith(f"seat_{game_id}=")
@@ -206,7 +206,7 @@ def test_a_flood_is_cut_but_normal_play_is_not(app_factory: Any) -> None:
     black_http = app.test_client()
     game_id = create_game(black_http, mode="friend", color="black")
     white_http = app.test_client()
-    white_http.get(f"/g/{game_id}")
+    white_http.post(f"/g/{game_id}/seat", json={})
     black = join(socketio.test_client(app, namespace=NS, flask_test_client=black_http), game_id)
     white = join(socketio.test_client(app, namespace=NS, flask_test_client=white_http), game_id)
     # Brisk but human play: twenty moves, five a second, with joins and a takeback.
@@ -250,7 +250,7 @@ def test_user_text_is_escaped_in_pages(app: Any, client: Any) -> None:
 
     with store.engine.begin() as connection:
         connection.execute(update(Seat).where(Seat.game_id == game_id).values(name=XSS))
-    app.test_client().get(f"/g/{game_id}")  # the friend arrives: the game goes live
+    app.test_client().post(f"/g/{game_id}/seat", json={})  # the friend sits: the game goes live
     for path in (f"/g/{game_id}", "/", f"/g/{game_id}?lang={XSS}", f"/?lang={XSS}"):
         page = client.get(path)
         assert page.status_code == 200, path

@@ -23,7 +23,7 @@ def friend_game(app: Any, socket_factory: Any) -> dict[str, Any]:
     black_http = app.test_client()
     game_id = create_game(black_http, mode="friend", color="black")
     white_http = app.test_client()
-    assert white_http.get(f"/g/{game_id}").status_code == 200
+    assert white_http.post(f"/g/{game_id}/seat", json={}).status_code == 200
     black = join(socket_factory(black_http), game_id)
     white = join(socket_factory(white_http), game_id)
     return {"id": game_id, "black": black, "white": white, "white_http": white_http}
@@ -80,6 +80,7 @@ def test_a_friend_game_is_played_to_five(friend_game: dict[str, Any], app: Any) 
     assert final["result"] == {
         "winner": "black",
         "reason": "five",
+        "termination": "five",
         "line": [[0, 0], [1, 0], [2, 0], [3, 0], [4, 0]],
     }
     white.wait_state(lambda s: s["status"] == "finished", 5)
@@ -194,7 +195,7 @@ def test_a_waiting_game_refuses_moves(app: Any, client: Any, socket_factory: Any
     owner = join(socket_factory(client), game_id)
     before = stored(app, game_id)
     owner.sock.emit("move", {"game_id": game_id, "x": 7, "y": 7, "version": 0}, namespace=NS)
-    assert owner.wait_error()["code"] == "not_your_turn"
+    assert owner.wait_error()["code"] == "game_not_started"
     assert stored(app, game_id) == before
 
 
@@ -217,12 +218,12 @@ def test_takeback_request_and_answers(app: Any, friend_game: dict[str, Any]) -> 
     play(white, game_id, 8, 8)
 
     black.sock.emit("takeback_answer", {"game_id": game_id, "accept": True}, namespace=NS)
-    assert black.wait_error()["code"] == "bad_request"  # nothing pending
+    assert black.wait_error()["code"] == "no_offer"  # nothing pending
 
     black.sock.emit("takeback_request", {"game_id": game_id}, namespace=NS)
     state = white.wait_state(lambda s: s["takeback"] == {"by": "black"}, 5)
     black.sock.emit("takeback_answer", {"game_id": game_id, "accept": True}, namespace=NS)
-    assert black.wait_error()["code"] == "not_a_player"  # cannot accept your own request
+    assert black.wait_error()["code"] == "own_offer"  # cannot accept your own request
     white.sock.emit("takeback_answer", {"game_id": game_id, "accept": "yes"}, namespace=NS)
     assert white.wait_error()["code"] == "bad_request"
 
@@ -243,15 +244,22 @@ def test_takeback_request_and_answers(app: Any, friend_game: dict[str, Any]) -> 
 def test_resign_and_rematch_swap_colours(app: Any, friend_game: dict[str, Any]) -> None:
     game_id, black, white = friend_game["id"], friend_game["black"], friend_game["white"]
     black.sock.emit("rematch", {"game_id": game_id}, namespace=NS)
-    assert black.wait_error()["code"] == "bad_request"  # not finished yet
+    assert black.wait_error()["code"] == "game_not_finished"
     play(black, game_id, 7, 7)
     white.sock.emit("resign", {"game_id": game_id}, namespace=NS)
     state = black.wait_state(lambda s: s["status"] == "finished", 5)
-    assert state["result"] == {"winner": "black", "reason": "resign", "line": []}
+    assert state["result"] == {
+        "winner": "black",
+        "reason": "resign",
+        "termination": "resign",
+        "line": [],
+    }
     white.sock.emit("resign", {"game_id": game_id}, namespace=NS)
     assert white.wait_error()["code"] == "game_over"
 
     white.sock.emit("rematch", {"game_id": game_id}, namespace=NS)
+    black.wait_state(lambda s: s["offers"]["rematch"] == "white", 5)
+    black.sock.emit("rematch", {"game_id": game_id}, namespace=NS)  # both asked: agreed
     state = black.wait_state(lambda s: s["rematch"] is not None, 5)
     new_id = state["rematch"]
     # Both players keep their seats with colours swapped, via the old game's cookies.
@@ -263,10 +271,10 @@ def test_resign_and_rematch_swap_colours(app: Any, friend_game: dict[str, Any]) 
     assert new_state["moves"] == []
     assert service.resolve_seat(new_id, _cookies(old_black_http)) == "white"
     assert service.resolve_seat(new_id, _cookies(friend_game["white_http"])) == "black"
-    # Asking again returns the same rematch.
-    black.sock.emit("rematch", {"game_id": game_id}, namespace=NS)
-    again = black.wait_state(lambda s: s["rematch"] is not None and s is not state, 5)
-    assert again["rematch"] == new_id
+    # Asking again changes nothing.
+    ack = black.sock.emit("rematch", {"game_id": game_id}, namespace=NS, callback=True)
+    assert ack == {"ok": True}
+    assert service.load(game_id).next_game == new_id
 
 
 def _cookies(flask_client: Any) -> dict[str, str]:
@@ -275,9 +283,9 @@ def _cookies(flask_client: Any) -> dict[str, str]:
 
 def test_undo_and_hint_are_refused_in_friend_games(friend_game: dict[str, Any]) -> None:
     game_id, black = friend_game["id"], friend_game["black"]
-    for event in ("undo", "hint"):
+    for event, code in (("undo", "undo_ai_only"), ("hint", "hint_ai_only")):
         black.sock.emit(event, {"game_id": game_id}, namespace=NS)
-        assert black.wait_error()["code"] == "bad_request"
+        assert black.wait_error()["code"] == code
 
 
 def test_disconnect_updates_connected_flags(friend_game: dict[str, Any]) -> None:
@@ -292,7 +300,7 @@ def test_clock_runs_out_and_the_server_flags_it(app: Any, socket_factory: Any) -
     game_id = create_game(black_http, mode="friend", color="black",
                           clock={"base_s": 1, "increment_s": 0})  # fmt: skip
     white_http = app.test_client()
-    white_http.get(f"/g/{game_id}")
+    white_http.post(f"/g/{game_id}/seat", json={})
     black = join(socket_factory(black_http), game_id)
     clock = black.last_state()["clock"]
     assert clock["running"] == "black"
@@ -309,7 +317,7 @@ def test_clock_increment_is_added_after_a_move(app: Any, socket_factory: Any) ->
     black_http = app.test_client()
     game_id = create_game(black_http, mode="friend", color="black",
                           clock={"base_s": 60, "increment_s": 5})  # fmt: skip
-    app.test_client().get(f"/g/{game_id}")
+    app.test_client().post(f"/g/{game_id}/seat", json={})
     black = join(socket_factory(black_http), game_id)
     state = play(black, game_id, 7, 7)
     assert state["clock"]["running"] == "white"

@@ -1,21 +1,32 @@
-"""Named errors of the web app. Each carries the ``error`` event code of the web contract
-(``bad_request``, ``not_found``, ``not_your_turn``, ``not_a_player``, ``illegal_move``,
-``stale``, ``game_over``, ``rate_limited``, and ``unavailable`` while a shared service of
-multi-process mode is down) so the socket namespace and the JSON API turn
-any of them into a clear answer to the sender while nothing changes."""
+"""Named refusals of the web app. Each carries a stable ``code`` the browser translates,
+the ``params`` its message needs, and an English ``message`` as the fallback, so the
+socket namespace and the JSON API turn any of them into a clear answer to the sender while
+nothing changes. The classes group the codes by HTTP status; ``realtime.messages`` lists
+every code."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
 
 class GameActionError(ValueError):
-    """A request the game service refused; ``code`` names the reason for the client."""
+    """A request the game refused: ``code`` names the reason for the client."""
 
-    code = "bad_request"
-    http_status = 400
+    code: str = "bad_request"
+    http_status: ClassVar[int] = 400
 
-    def __init__(self, message: str) -> None:
+    def __init__(
+        self, message: str, *, code: str | None = None, params: Mapping[str, Any] | None = None
+    ) -> None:
         super().__init__(message)
         self.message = message
+        if code is not None:
+            self.code = code
+        self.params: dict[str, Any] = dict(params or {})
+
+    def to_json(self) -> dict[str, Any]:
+        return {"code": self.code, "message": self.message, "params": self.params}
 
 
 class BadRequestError(GameActionError):

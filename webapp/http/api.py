@@ -11,11 +11,12 @@ from typing import Any
 from flask import Blueprint, Flask, Response, current_app, jsonify, request
 
 from webapp.game.errors import BadRequestError, GameActionError, GameNotFound
-from webapp.game.service import GameService, seat_cookie
+from webapp.game.model import Game
+from webapp.game.seat_keys import seat_cookie
+from webapp.game.service import GameService
 from webapp.http.cookies import set_seat_cookie
 from webapp.http.json_body import MAX_JSON_DEPTH, json_depth
 from webapp.realtime.messages import GAME_ID_RE, parse_engine_move, parse_import, parse_new_game
-from webapp.storage.store import GameRecord
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -35,12 +36,12 @@ def _json_body() -> Any:
     return body
 
 
-def _created(record: GameRecord, token: str | None) -> tuple[Response, int]:
-    response = jsonify({"id": record.id, "url": f"/g/{record.id}"})
+def _created(game: Game, token: str | None) -> tuple[Response, int]:
+    response = jsonify({"id": game.id, "url": f"/g/{game.id}"})
     if token is not None:
         set_seat_cookie(
             response,
-            seat_cookie(record.id),
+            seat_cookie(game.id),
             token,
             secure=bool(current_app.config.get("SESSION_COOKIE_SECURE")),
         )
@@ -49,14 +50,14 @@ def _created(record: GameRecord, token: str | None) -> tuple[Response, int]:
 
 @bp.post("/games")
 def create_game() -> tuple[Response, int]:
-    record, token = service().create(parse_new_game(_json_body()))
-    return _created(record, token)
+    game, token = service().create(parse_new_game(_json_body()))
+    return _created(game, token)
 
 
 @bp.post("/import")
 def import_game() -> tuple[Response, int]:
-    record, token = service().import_psq(parse_import(_json_body()))
-    return _created(record, token)
+    game, token = service().import_psq(parse_import(_json_body()))
+    return _created(game, token)
 
 
 @bp.get("/games")
@@ -72,18 +73,18 @@ def get_game(game_id: str) -> Response:
     if not GAME_ID_RE.match(game_id):
         raise GameNotFound("there is no such game")
     games = service()
-    record = games.settle(games.load(game_id))
-    return jsonify(games.public_state(record))
+    return jsonify(games.public_state(games.settle(games.load(game_id))))
 
 
 @bp.post("/move")
 def engine_move() -> Response:
-    return jsonify(service().engine_move(parse_engine_move(_json_body())))
+    request_body = parse_engine_move(_json_body())
+    return jsonify(service().engine_move(request_body, client=request.remote_addr))
 
 
 @bp.errorhandler(GameActionError)
 def _error_response(error: GameActionError) -> tuple[Response, int]:
-    return jsonify({"error": error.message}), error.http_status
+    return jsonify({"error": error.message, **error.to_json()}), error.http_status
 
 
 def init_app(app: Flask) -> None:

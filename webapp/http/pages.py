@@ -6,6 +6,8 @@ here; the interface strings themselves are in ``static/js/strings.js``."""
 
 from __future__ import annotations
 
+from urllib.parse import urlparse
+
 from flask import (
     Blueprint,
     Flask,
@@ -23,6 +25,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from engine.search.levels import LEVELS
 from webapp.game.errors import GameActionError
 from webapp.game.psq import format_psq
+from webapp.game.seat_keys import seat_cookie
 from webapp.game.service import GameService
 from webapp.http.cookies import LANGUAGES, language_of, set_seat_cookie
 from webapp.http.security import same_site_path
@@ -55,21 +58,17 @@ def home() -> str:
 
 @bp.get("/g/<game_id>")
 def game(game_id: str) -> Response:
+    """The game page. Visiting never takes a seat (a link preview must not become the
+    opponent): the page offers the free seat, taken by ``take_seat``."""
     if not GAME_ID_RE.match(game_id):
         raise NotFound()
+    games = service()
     try:
-        record, you, cookie = service().visit(game_id, request.cookies)
+        state, cookie = games.page_state(game_id, request.cookies)
     except GameActionError:
         raise NotFound() from None
-    games = service()
-    record = games.settle(record)
     response = make_response(
-        render_template(
-            "game.html",
-            game_id=game_id,
-            state=games.public_state(record, you),
-            lang=language_of(request),
-        )
+        render_template("game.html", game_id=game_id, state=state, lang=language_of(request))
     )
     if cookie is not None:
         set_seat_cookie(
@@ -78,15 +77,55 @@ def game(game_id: str) -> Response:
     return response
 
 
+@bp.post("/g/<game_id>/seat")
+def take_seat(game_id: str) -> tuple[Response, int]:
+    """Take the free seat, or turn the secret a socket's ``take_seat`` returned into the
+    seat cookie: a JSON request from this site only."""
+    if not GAME_ID_RE.match(game_id):
+        raise NotFound()
+    origin = request.headers.get("Origin")
+    if origin is not None and urlparse(origin).netloc != request.host:
+        return _refused(GameActionError("a seat is taken from this site only",
+                                        code="forbidden_origin"), 403)  # fmt: skip
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        return _refused(GameActionError("send a JSON object", code="bad_request"), 400)
+    token = body.get("token")
+    try:
+        if token is None:
+            _, seat, token = service().take_seat(game_id, request.cookies)
+        else:
+            found = service().seat_of_token(game_id, token)
+            if found is None:
+                return _refused(GameActionError("that is not a seat of this game",
+                                                code="not_a_player"), 403)  # fmt: skip
+            seat = found
+    except GameActionError as error:
+        return _refused(error, error.http_status)
+    response = jsonify({"seat": seat.value})
+    set_seat_cookie(
+        response,
+        seat_cookie(game_id),
+        str(token),
+        secure=bool(current_app.config.get("SESSION_COOKIE_SECURE")),
+    )
+    return response, 200
+
+
+def _refused(error: GameActionError, status: int) -> tuple[Response, int]:
+    return jsonify({"error": error.message, **error.to_json()}), status
+
+
 @bp.get("/g/<game_id>/psq")
 def game_psq(game_id: str) -> Response:
     if not GAME_ID_RE.match(game_id):
         raise NotFound()
     try:
-        record = service().load(game_id)
+        game = service().load(game_id)
     except GameActionError:
         raise NotFound() from None
-    text = format_psq(record.size, record.points, [m.think_ms or 0 for m in record.moves])
+    times = [m.figures.time_ms if m.figures else 0 for m in game.moves]
+    text = format_psq(game.size, game.points, times)
     response = make_response(text)
     response.mimetype = "text/plain"
     response.headers["Content-Disposition"] = f'attachment; filename="gomoku-{game_id}.psq"'

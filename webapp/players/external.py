@@ -34,7 +34,7 @@ from engine.protocol.gomocup import (
 from engine.protocol.info import parse_info
 
 if TYPE_CHECKING:
-    from webapp.ai.pool import AiJob, AiMove
+    from webapp.ai.types import AiJob, AiMove
 
 log = logging.getLogger(__name__)
 
@@ -77,7 +77,7 @@ def parse_message(text: str, size: int) -> dict[str, Any]:
 
 
 def _forfeit(reason: str, detail: str, last: Mapping[str, Any]) -> AiMove:
-    from webapp.ai.pool import AiMove
+    from webapp.ai.types import AiMove
 
     return AiMove(
         move=(-1, -1),
@@ -169,7 +169,7 @@ def play_external_move(
     """Ask the brain of ``spec`` for its move in ``job``'s position. A failure of the
     brain comes back as a forfeit (``AiMove.forfeit``), never as an exception; only a
     cancelled job raises (``ExternalMoveCancelledError``)."""
-    from webapp.ai.pool import AiMove
+    from webapp.ai.types import AiMove
 
     command = tuple(str(part) for part in spec.get("command") or ())
     name = str(spec.get("name") or (command[0] if command else "engine"))

@@ -23,9 +23,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from engine.search.levels import LEVELS
+from webapp.ai.types import PlayerSpec
 
 if TYPE_CHECKING:
-    from webapp.ai.pool import AiJob, AiMove
+    from webapp.ai.types import AiJob, AiMove
 
 ENGINES_ENV = "GOMOKU_ENGINES"
 HUMAN_ID = "human"
@@ -62,7 +63,7 @@ class Player:
     move_time_s: float = DEFAULT_ENGINE_MOVE_S
     description: str = ""
 
-    def spec(self) -> dict[str, Any]:
+    def spec(self) -> PlayerSpec:
         """What a search worker needs to play as this player (JSON-able)."""
         return {
             "id": self.id,
@@ -269,7 +270,7 @@ def _play_mcts(
     should_stop: Callable[[], bool] | None,
 ) -> AiMove:
     from engine import Board, Limit
-    from webapp.ai.pool import AiMove
+    from webapp.ai.types import AiMove
 
     board = Board.from_moves(job.moves, size=job.size, rule=job.rule)
     box: list[Any] = []

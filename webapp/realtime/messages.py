@@ -15,48 +15,103 @@ HTTP JSON API
     live`` -> ``{"games": [...]}``. ``GET /healthz`` -> 200 or 503 ``{"status", "mode",
     "database", "redis", "listener", "presence"}``. ``POST /api/v1/move`` ``{"size",
     "rule", "moves", "time_ms": 1..10000}`` -> ``{"move", "score", "depth", "nodes",
-    "pv"}``. Errors are ``{"error": "..."}`` with 400 (404 for an unknown game; 503 in
-    multi-process mode while Redis is down).
+    "pv"}``. Errors are ``{"error": message, "code", "params"}`` with 400 (404 for an
+    unknown game; 503 in multi-process mode while Redis is down).
 
-Socket.IO namespace ``/game``, client -> server (JSON objects, every field checked)
-    ``join {game_id}``; ``move {game_id, x, y, version}``; ``undo {game_id}`` (vs AI);
-    ``hint {game_id}``; ``takeback_request {game_id}``; ``takeback_answer {game_id,
-    accept}``; ``resign {game_id}``; ``rematch {game_id}``.
+Seats
+    A human seat belongs to whoever holds its secret in the HttpOnly cookie ``seat_<id>``.
+    ``GET``/``HEAD /g/<id>`` never takes a seat (a link preview must not become the
+    opponent). A visitor takes the free seat of a waiting friend game either with the
+    socket intent ``take_seat {game_id}`` (acknowledged ``{ok, seat, token}``; the socket
+    plays that seat at once; the page then sends ``POST /g/<id>/seat {"token"}`` to turn
+    the secret into the cookie) or with ``POST /g/<id>/seat {}`` directly. That POST must
+    be JSON from this site (a cross-site form or another ``Origin`` is refused) and
+    answers ``{"seat"}`` with the cookie set.
+
+Socket.IO namespace ``/game``, client -> server (JSON objects, every field checked;
+``game`` is accepted for ``game_id``)
+    ``join {game_id}``; ``take_seat {game_id}``; ``move {game_id, x, y, version}``;
+    ``undo {game_id}`` (vs AI); ``hint {game_id}`` (vs AI); ``takeback_request {game_id}``;
+    ``takeback_cancel {game_id}``; ``takeback_answer {game_id, accept}``; ``resign
+    {game_id}``; ``rematch {game_id}`` (an offer; against the AI the new game starts at
+    once); ``rematch_answer {game_id, accept}``; ``draw_offer {game_id}``; ``draw_answer
+    {game_id, accept}``; ``abort {game_id}`` (until each side has moved);
+    ``claim_victory {game_id}`` (once the ``abandon`` countdown is over).
 
 Server -> client
-    ``state``: the full public state after every change, each socket with its own ``you``::
+    ``state``: the full public state after every change, each socket with its own ``you``
+    and ``actions`` (built by ``game.view``)::
 
         {"id", "mode", "size", "rule", "status": "waiting"|"active"|"finished", "version",
          "moves": [[x, y], ...], "turn": "black"|"white",
          "players": {"black": {"kind", "name", "level", "connected"}, "white": {...}},
          "you": "black"|"white"|null,
-         "result": null | {"winner": colour|null, "reason": "five"|"forbidden"|"resign"|
-                           "timeout"|"forfeit"|"full", "line": [[x, y], ...],
-                           "detail"?: why an external engine lost on time or forfeit},
+         "actions": {"move", "undo", "hint", "takeback", "takeback_cancel",
+                     "takeback_answer", "resign", "rematch", "rematch_answer", "draw",
+                     "draw_answer", "abort", "claim", "take_seat"} (booleans, all present),
+         "legal": [[x, y], ...] (the side to move's points; renju's forbidden removed),
+         "result": null | {"termination": "five"|"forbidden"|"resign"|"flag"|"abandon"|
+                           "draw"|"aborted"|"forfeit", "winner": colour|null,
+                           "line": [[x, y], ...], "reason" (older spelling: "timeout"
+                           for a flag, "full"/"agreement" for a draw), "detail"?},
          "forbidden": [[x, y], ...], "clock": null | {"black_ms", "white_ms",
-         "increment_ms", "running"}, "spectators", "evals": [{"ply", "score" (black's view),
-         "depth", "nodes", "ms"}, ...] (one per engine move), and with an engine's move only,
-         "pv": {"ply", "moves": [[x, y], ...]} (the line it expected, its move first),
-         "takeback": null | {"by"}, "rematch": null | id, "thinking": null | {"color"}}
+         "increment_ms", "running"}, "spectators",
+         "evals": [{"ply", "score" (black's view), "black_winrate", "depth", "nodes",
+                    "ms"}, ...] (one per engine move),
+         "engine": null | {"ply", "color", "depth", "nodes", "nps", "time_ms", "score"
+                   (black's view), "black_winrate", "pv"} (the engine's last figures),
+         and with an engine's move only, "pv": {"ply", "moves": [[x, y], ...]},
+         "offers": {"takeback", "draw", "rematch": colour|null} (who made each open offer),
+         "takeback": null | {"by"} (older form), "rematch"/"next_game": null | id of the
+         agreed rematch (nobody is moved to it), "rematch_of": null | id,
+         "abandon": null | {"seat" (gone), "claim_at" (epoch ms), "now" (server epoch ms)},
+         "thinking": null | {"color"}, "warming": bool (the AI waits for the engine to
+         warm up), "imported_finished": bool (an imported record that is already over)}
 
+    ``black_winrate`` maps every engine's score onto black's chance to win (0..1; a mate
+    is 0 or 1): see ``game.winrate``.
     ``spectators {game_id, count}`` to the room when only the spectators changed.
-    ``thinking {game_id, color, depth, score, pv, nodes, nps, move}`` to the room during
-    AI moves that last more than a moment (``score`` from the thinking side's point of
-    view; a quick search sends none, its figures come with the move in ``evals``); MCTS reports add
-    ``engine: "mcts"`` (``nodes`` are playouts); external engines send ``engine:
-    "external"`` and ``text``, the raw MESSAGE line, with the numbers only when the line
-    is in our brain's format; ``hint {game_id, move,
-    score, depth, pv}`` to the asker; ``error {code,
-    message}`` to the sender only, with code ``bad_request``, ``not_found``,
-    ``not_your_turn``, ``not_a_player``, ``illegal_move``, ``stale``, ``game_over``,
-    ``rate_limited`` or ``unavailable`` (multi-process mode while Redis is down; retry).
-    Every client event also answers with an acknowledgement ``{"ok": true}`` or ``{"ok":
-    false, "error": {code, message}}`` for clients that ask for one. States carry a
-    ``version``; a client keeps the highest it has seen. Points are ``[x, y]``, 0-based
-    from the top-left. Evals are from black's point of view, mates at +-30000.
+    ``offer_declined {game, game_id, kind: "takeback"|"draw"|"rematch", by}`` to the room:
+    ``by`` declined the offer its opponent made. ``offer_cancelled {game, game_id, kind,
+    by}``: ``by`` took its own offer back.
+    ``thinking {game, game_id, color, depth, score, black_winrate, pv, nodes, nps, move,
+    warming}`` to the room during AI moves that last more than a moment (``score`` from
+    the thinking side's point of view; a quick search sends none, its figures come with
+    the move in ``evals``); MCTS reports add ``engine: "mcts"`` (``nodes`` are playouts);
+    external engines send ``engine: "external"`` and ``text``, the raw MESSAGE line, with
+    the numbers only when the line is in our brain's format.
+    ``hint {game, game_id, move, x, y, score, depth, pv}`` to the asker.
+    ``error {code, message, params}`` to the sender only; every client event also answers
+    with an acknowledgement ``{"ok": true, ...}`` or ``{"ok": false, "error": {code,
+    message, params}}``. States carry a ``version``; a client keeps the highest it has
+    seen. Points are ``[x, y]``, 0-based from the top-left. Scores are in engine units
+    with mates at +-30000.
 
-The socket namespace (``sockets``) and the API blueprint (``api``) validate with the
-functions below before the game service (``games``) sees anything."""
+Error codes (``code``; the browser translates it, ``params`` fill its text; ``message``
+is the English fallback). The HTTP API answers ``{"error": message, "code", "params"}``.
+    ``bad_request`` {field, reason: required|type|range|choice, low?, high?, choices?}:
+    a malformed payload. ``not_found``: no such game. ``rate_limited``: slow down.
+    ``unavailable``: a shared service is down (multi-process mode); retry.
+    ``stale``: the game changed meanwhile; your board was out of date.
+    ``not_a_player``: you hold no seat here. ``ai_seat``: that seat is the AI's.
+    ``not_your_turn``. ``game_not_started``: waiting for the opponent to join.
+    ``game_over``. ``illegal_move`` {x, y}: occupied or off the board.
+    ``bad_moves``: starting moves that are not a legal game. ``bad_psq``: an unreadable
+    PSQ record. ``unknown_player`` {field}.
+    ``hint_ai_only``, ``undo_ai_only``, ``takeback_friend_only``, ``draw_friend_only``:
+    that help belongs to another kind of game. ``hint_failed``, ``engine_timeout``.
+    ``no_move_to_take_back``. ``offer_pending``: that offer is already open.
+    ``no_offer``: no such offer to answer or cancel. ``own_offer``: only the opponent
+    answers your offer. ``rematch_mode``: no rematches of AI-vs-AI games.
+    ``game_not_finished``: finish the game before a rematch. ``abort_too_late``: both
+    sides have moved. ``claim_not_allowed``: no win to claim in this game (yet).
+    ``opponent_present``: the opponent is still here. ``claim_too_early`` {seconds}.
+    ``seat_taken``: no free seat. ``already_seated``: you have a seat here already.
+    ``forbidden_origin``: a seat request from another site. ``server_error``: an
+    unexpected failure (logged); nothing changed.
+
+The socket namespace (``namespace``) and the API blueprint (``http.api``) validate with the
+functions below before the game service (``game.service``) sees anything."""
 
 from __future__ import annotations
 
@@ -76,6 +131,20 @@ RULES = ("freestyle", "standard", "renju")
 MODES = ("ai", "friend", "aivai")
 GAME_ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
+# Every ``code`` a refusal may carry (listed with their params in the text above).
+ERROR_CODES = frozenset(
+    {
+        "bad_request", "not_found", "rate_limited", "unavailable", "server_error", "stale",
+        "not_a_player", "ai_seat", "not_your_turn", "game_not_started", "game_over",
+        "illegal_move", "bad_moves", "bad_psq", "unknown_player", "hint_ai_only",
+        "undo_ai_only", "takeback_friend_only", "draw_friend_only", "hint_failed",
+        "engine_timeout", "no_move_to_take_back", "offer_pending", "no_offer", "own_offer",
+        "rematch_mode", "game_not_finished", "abort_too_late", "claim_not_allowed",
+        "opponent_present", "claim_too_early", "seat_taken", "already_seated",
+        "forbidden_origin",
+    }
+)  # fmt: skip
+
 _MISSING: Any = object()
 
 
@@ -85,14 +154,20 @@ def _object(data: Any, what: str) -> dict[str, Any]:
     return data
 
 
+def _bad(message: str, key: str, reason: str, **params: Any) -> BadRequestError:
+    """A refusal of one field: ``params`` name it and why (``required``, ``type``,
+    ``range`` with ``low``/``high``, ``choice`` with ``choices``)."""
+    return BadRequestError(message, params={"field": key, "reason": reason, **params})
+
+
 def _int(data: dict[str, Any], key: str, low: int, high: int, default: Any = _MISSING) -> int:
     value = data.get(key, default)
     if value is _MISSING:
-        raise BadRequestError(f"'{key}' is required")
+        raise _bad(f"'{key}' is required", key, "required")
     if isinstance(value, bool) or not isinstance(value, int):
-        raise BadRequestError(f"'{key}' must be an integer")
+        raise _bad(f"'{key}' must be an integer", key, "type")
     if not low <= value <= high:
-        raise BadRequestError(f"'{key}' must be between {low} and {high}")
+        raise _bad(f"'{key}' must be between {low} and {high}", key, "range", low=low, high=high)
     return value
 
 
@@ -101,11 +176,11 @@ def _number(
 ) -> float:
     value = data.get(key, default)
     if value is _MISSING:
-        raise BadRequestError(f"'{key}' is required")
+        raise _bad(f"'{key}' is required", key, "required")
     if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
-        raise BadRequestError(f"'{key}' must be a number")
+        raise _bad(f"'{key}' must be a number", key, "type")
     if not low <= value <= high:
-        raise BadRequestError(f"'{key}' must be between {low} and {high}")
+        raise _bad(f"'{key}' must be between {low} and {high}", key, "range", low=low, high=high)
     return float(value)
 
 
@@ -114,29 +189,31 @@ def _choice(
 ) -> str:
     value = data.get(key, default)
     if value is _MISSING:
-        raise BadRequestError(f"'{key}' is required")
+        raise _bad(f"'{key}' is required", key, "required")
     if not isinstance(value, str) or value.strip().lower() not in choices:
-        raise BadRequestError(f"'{key}' must be one of {', '.join(choices)}")
+        raise _bad(
+            f"'{key}' must be one of {', '.join(choices)}", key, "choice", choices=list(choices)
+        )
     return value.strip().lower()
 
 
 def _bool(data: dict[str, Any], key: str) -> bool:
     value = data.get(key, _MISSING)
     if not isinstance(value, bool):
-        raise BadRequestError(f"'{key}' must be true or false")
+        raise _bad(f"'{key}' must be true or false", key, "type")
     return value
 
 
 def game_id_of(data: Any) -> str:
-    """The ``game_id`` field: a short id of letters, digits, ``-`` and ``_``."""
+    """The ``game_id`` (or ``game``) field: a short id of letters, digits, ``-``, ``_``."""
     data = _object(data, "the payload")
-    value = data.get("game_id", _MISSING)
+    value = data.get("game_id", data.get("game", _MISSING))
     if value is _MISSING:
-        raise BadRequestError("'game_id' is required")
+        raise _bad("'game_id' is required", "game_id", "required")
     if not isinstance(value, str):
-        raise BadRequestError("'game_id' must be a string")
+        raise _bad("'game_id' must be a string", "game_id", "type")
     if len(value) > MAX_ID_CHARS or not GAME_ID_RE.match(value):
-        raise BadRequestError("'game_id' is not a valid game id")
+        raise _bad("'game_id' is not a valid game id", "game_id", "type")
     return value
 
 
@@ -179,9 +256,14 @@ class MoveMessage:
 
 
 @dataclass(frozen=True)
-class TakebackAnswer:
+class Answer:
+    """An answer to the opponent's offer (takeback, draw or rematch)."""
+
     game_id: str
     accept: bool
+
+
+TakebackAnswer = Answer
 
 
 def parse_game_ref(data: Any) -> GameRef:
@@ -198,8 +280,11 @@ def parse_move(data: Any) -> MoveMessage:
     )
 
 
-def parse_takeback_answer(data: Any) -> TakebackAnswer:
-    return TakebackAnswer(game_id_of(data), _bool(data, "accept"))
+def parse_answer(data: Any) -> Answer:
+    return Answer(game_id_of(data), _bool(data, "accept"))
+
+
+parse_takeback_answer = parse_answer
 
 
 # One table: the events the namespace accepts and how each payload is read.
@@ -209,9 +294,16 @@ EVENT_PARSERS: dict[str, Callable[[Any], Any]] = {
     "undo": parse_game_ref,
     "hint": parse_game_ref,
     "takeback_request": parse_game_ref,
-    "takeback_answer": parse_takeback_answer,
+    "takeback_cancel": parse_game_ref,
+    "takeback_answer": parse_answer,
     "resign": parse_game_ref,
     "rematch": parse_game_ref,
+    "rematch_answer": parse_answer,
+    "draw_offer": parse_game_ref,
+    "draw_answer": parse_answer,
+    "abort": parse_game_ref,
+    "claim_victory": parse_game_ref,
+    "take_seat": parse_game_ref,
 }
 
 

@@ -20,9 +20,11 @@ from webapp.game.errors import (
     RateLimitedError,
     ServiceUnavailableError,
 )
-from webapp.game.service import GameService, room_of
-from webapp.realtime.messages import EVENT_PARSERS, GameRef, MoveMessage, TakebackAnswer
+from webapp.game.service import GameService
+from webapp.game.types import OfferKind, Seat
+from webapp.realtime.messages import EVENT_PARSERS, GameRef, MoveMessage
 from webapp.realtime.presence import Presence
+from webapp.realtime.publisher import room_of
 from webapp.realtime.ratelimit import RateLimiter
 from webapp.scale.redis_presence import RedisPresence
 
@@ -54,13 +56,15 @@ class GameNamespace(Namespace):  # type: ignore[misc]
     def sid(self) -> str:
         return str(request.sid)  # type: ignore[attr-defined]
 
-    def _error(self, code: str, message: str) -> None:
-        self.emit("error", {"code": code, "message": message}, room=self.sid)
+    def _seat(self, game_id: str) -> Seat | None:
+        """The sender's seat: from its seat cookie, else the seat this socket took."""
+        game = self.service.load(game_id)
+        seat = self.service.seat_of(game, request.cookies)
+        if seat is None:
+            seat = Seat.parse(self.presence.seat_of(game_id, self.sid))
+        return seat
 
-    def _seat(self, game_id: str) -> str | None:
-        return self.service.resolve_seat(game_id, request.cookies)
-
-    def _handle(self, event: str, data: Any, action: Callable[[Any], object]) -> dict[str, Any]:
+    def _handle(self, event: str, data: Any, action: Callable[[Any], Any]) -> dict[str, Any]:
         """Run one event; the returned mapping is the Socket.IO acknowledgement, for
         clients that ask for one (it repeats any ``error`` event)."""
         try:
@@ -69,7 +73,7 @@ class GameNamespace(Namespace):  # type: ignore[misc]
             parsed = EVENT_PARSERS[event](data)
             if self.check_available is not None:
                 self.check_available()
-            action(parsed)
+            answer = action(parsed)
         except GameActionError as error:
             return self._refuse(error)
         except Exception:
@@ -79,12 +83,14 @@ class GameNamespace(Namespace):  # type: ignore[misc]
                 except ServiceUnavailableError as outage:
                     return self._refuse(outage)
             log.exception("socket event %s failed", event)
-            return self._refuse(GameActionError("the server could not handle that request"))
-        return {"ok": True}
+            return self._refuse(
+                GameActionError("the server could not handle that request", code="server_error")
+            )
+        return {"ok": True, **answer} if isinstance(answer, dict) else {"ok": True}
 
     def _refuse(self, error: GameActionError) -> dict[str, Any]:
-        self._error(error.code, error.message)
-        return {"ok": False, "error": {"code": error.code, "message": error.message}}
+        self.emit("error", error.to_json(), room=self.sid)
+        return {"ok": False, "error": error.to_json()}
 
     def trigger_event(self, event: str, *args: Any) -> Any:
         # Only the contract's events reach a handler; anything else gets a clear refusal
@@ -123,63 +129,94 @@ class GameNamespace(Namespace):  # type: ignore[misc]
 
     def on_join(self, data: Any = None) -> dict[str, Any]:
         def join(ref: GameRef) -> None:
-            record = self.service.load(ref.game_id)
-            record = self.service.settle(record)
-            color = self.service.seat_from_cookies(record, request.cookies)
+            game = self.service.settle(self.service.load(ref.game_id))
+            seat = self.service.seat_of(game, request.cookies)
             self.enter_room(self.sid, room_of(ref.game_id))
-            self.presence.join(ref.game_id, self.sid, color)
-            if color is None:
+            self.presence.join(ref.game_id, self.sid, seat.value if seat else None)
+            if seat is None:
                 # A spectator gets the state now; the room hears of them with others.
-                self.service.emit("state", self.service.public_state(record), self.sid)
+                self.service.send_state(ref.game_id, self.sid, None)
                 self.service.announce(ref.game_id)
             else:
                 # Read again now that the socket is in the room: a move made meanwhile (an
-                # AI's quick reply) was broadcast before this socket could hear it.
-                self.service.broadcast(self.service.load(ref.game_id))
+                # AI's quick reply) was published before this socket could hear it.
+                self.service.publish(self.service.load(ref.game_id))
 
         return self._handle("join", data, join)
 
+    def on_take_seat(self, data: Any = None) -> dict[str, Any]:
+        def take(ref: GameRef) -> dict[str, Any]:
+            game, seat, token = self.service.take_seat(ref.game_id, request.cookies)
+            if self.presence.is_member(ref.game_id, self.sid):
+                self.presence.join(ref.game_id, self.sid, seat.value)
+            self.service.publish(game)
+            return {"seat": seat.value, "token": token}
+
+        return self._handle("take_seat", data, take)
+
     def on_move(self, data: Any = None) -> dict[str, Any]:
         def move(msg: MoveMessage) -> None:
-            self.service.play(msg.game_id, None, msg.x, msg.y, msg.version, cookies=request.cookies)
+            seat = self._seat(msg.game_id)
+            self.service.play(msg.game_id, seat, msg.x, msg.y, msg.version)
 
         return self._handle("move", data, move)
 
-    def on_undo(self, data: Any = None) -> dict[str, Any]:
+    def _seated(
+        self, event: str, data: Any, act: Callable[[str, Seat | None], object]
+    ) -> dict[str, Any]:
+        """Run ``act(game_id, seat)`` for an intent whose payload is just the game."""
+        return self._handle(event, data, lambda ref: act(ref.game_id, self._seat(ref.game_id)))
+
+    def _answer(
+        self, event: str, data: Any, act: Callable[[str, Seat | None, bool], object]
+    ) -> dict[str, Any]:
         return self._handle(
-            "undo", data, lambda ref: self.service.undo(ref.game_id, self._seat(ref.game_id))
+            event, data, lambda msg: act(msg.game_id, self._seat(msg.game_id), msg.accept)
         )
+
+    def on_undo(self, data: Any = None) -> dict[str, Any]:
+        return self._seated("undo", data, self.service.undo)
 
     def on_hint(self, data: Any = None) -> dict[str, Any]:
         sid = self.sid
 
-        def hint(ref: GameRef) -> None:
-            def reply(event: str, payload: dict[str, Any]) -> None:
-                self.service.emit(event, payload, sid)
+        def reply(event: str, payload: dict[str, Any]) -> None:
+            self.service.emit(event, payload, sid)
 
-            self.service.hint(ref.game_id, self._seat(ref.game_id), reply)
+        def hint(game_id: str, seat: Seat | None) -> None:
+            self.service.hint(game_id, seat, reply, client=sid)
 
-        return self._handle("hint", data, hint)
+        return self._seated("hint", data, hint)
 
     def on_takeback_request(self, data: Any = None) -> dict[str, Any]:
-        return self._handle(
-            "takeback_request",
-            data,
-            lambda ref: self.service.request_takeback(ref.game_id, self._seat(ref.game_id)),
-        )
+        return self._seated("takeback_request", data, self.service.request_takeback)
+
+    def on_takeback_cancel(self, data: Any = None) -> dict[str, Any]:
+        def cancel(game_id: str, seat: Seat | None) -> None:
+            self.service.cancel_offer(game_id, seat, OfferKind.TAKEBACK)
+
+        return self._seated("takeback_cancel", data, cancel)
 
     def on_takeback_answer(self, data: Any = None) -> dict[str, Any]:
-        def answer(msg: TakebackAnswer) -> None:
-            self.service.answer_takeback(msg.game_id, self._seat(msg.game_id), msg.accept)
-
-        return self._handle("takeback_answer", data, answer)
+        return self._answer("takeback_answer", data, self.service.answer_takeback)
 
     def on_resign(self, data: Any = None) -> dict[str, Any]:
-        return self._handle(
-            "resign", data, lambda ref: self.service.resign(ref.game_id, self._seat(ref.game_id))
-        )
+        return self._seated("resign", data, self.service.resign)
 
     def on_rematch(self, data: Any = None) -> dict[str, Any]:
-        return self._handle(
-            "rematch", data, lambda ref: self.service.rematch(ref.game_id, self._seat(ref.game_id))
-        )
+        return self._seated("rematch", data, self.service.rematch)
+
+    def on_rematch_answer(self, data: Any = None) -> dict[str, Any]:
+        return self._answer("rematch_answer", data, self.service.answer_rematch)
+
+    def on_draw_offer(self, data: Any = None) -> dict[str, Any]:
+        return self._seated("draw_offer", data, self.service.offer_draw)
+
+    def on_draw_answer(self, data: Any = None) -> dict[str, Any]:
+        return self._answer("draw_answer", data, self.service.answer_draw)
+
+    def on_abort(self, data: Any = None) -> dict[str, Any]:
+        return self._seated("abort", data, self.service.abort)
+
+    def on_claim_victory(self, data: Any = None) -> dict[str, Any]:
+        return self._seated("claim_victory", data, self.service.claim_victory)

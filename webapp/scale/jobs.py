@@ -13,7 +13,6 @@ nothing."""
 from __future__ import annotations
 
 import logging
-import random
 import threading
 import time
 from dataclasses import dataclass
@@ -21,7 +20,10 @@ from typing import Any
 
 from webapp.ai.search_job import search_position
 from webapp.ai.types import AiJob
-from webapp.game.service import GameService, room_of
+from webapp.game.ai_turns import job_for
+from webapp.game.errors import GameActionError
+from webapp.game.service import GameService
+from webapp.game.types import Seat
 from webapp.scale.turns import AiTurn, TurnQueue
 
 log = logging.getLogger(__name__)
@@ -59,9 +61,13 @@ def play_turn(game_id: str, version: int, color: str, level: int, defence: float
         return "held by another worker"
     stop = threading.Event()
     moved_on = threading.Event()
+    seat = Seat(color)
     try:
-        record = service.store.find(game_id)
-        if record is None or record.version != version or service.ai_to_move(record) != color:
+        try:
+            game = service.load(game_id)
+        except GameActionError:
+            return "stale"
+        if game.version != version or game.ai_to_move is not seat:
             return "stale"
 
         def keep_lease() -> None:
@@ -77,29 +83,15 @@ def play_turn(game_id: str, version: int, color: str, level: int, defence: float
 
         threading.Thread(target=keep_lease, name="turn-lease", daemon=True).start()
         started = time.monotonic()
-        job = AiJob(
-            size=record.size,
-            rule=record.rule,
-            moves=record.points,
-            level=level,
-            defence=defence,
-            seed=random.randrange(2**31),
-            player=service.player_spec(record, color),
-            session=f"{game_id}:{color}",
-        )
+        job = job_for(game, seat, service.players)
 
         def progress(info: dict[str, Any]) -> None:
-            service.emit("thinking", {"game_id": game_id, "color": color, **info}, room_of(game_id))
+            service.publish_thinking(game_id, seat, info)
 
-        stats = search_position(job, progress, moved_on.is_set)
+        move = search_position(job, progress, moved_on.is_set)
         if moved_on.is_set():
             return "cancelled"
-        if record.mode == "aivai":
-            # Pace engine games so spectators can follow them.
-            pause = service.aivai_move_s - (time.monotonic() - started)
-            if pause > 0:
-                time.sleep(pause)
-        played = service.apply_ai_move(game_id, version, color, stats, record)
+        played = service.commit_ai_move(game_id, version, seat, move, started)
         log.info("turn %s@%s %s", game_id, version, "played" if played else "stale")
         return "played" if played else "stale"
     finally:

@@ -80,31 +80,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     from flask_socketio import SocketIO
     from rq import SimpleWorker
 
-    from webapp.app import database_url
-    from webapp.game.service import GameService
+    from webapp.game.service import ServiceSettings
     from webapp.realtime.namespace import NAMESPACE
+    from webapp.runtime import Settings, build, database_url
     from webapp.scale import jobs
-    from webapp.scale.shared import SOCKETIO_CHANNEL, Shared
-    from webapp.storage.store import Store
+    from webapp.scale.shared import SOCKETIO_CHANNEL
 
     name = args.name or f"{socket.gethostname()}-{os.getpid()}-{uuid.uuid4().hex[:4]}"
     instance = Path(
         os.environ.get("GOMOKU_INSTANCE") or Path(__file__).resolve().parents[2] / "instance"
     )
     instance.mkdir(parents=True, exist_ok=True)
-    store = Store(database_url(instance))
-    shared = Shared.connect(url)
     emitter = SocketIO(message_queue=url, channel=SOCKETIO_CHANNEL)
-    service = GameService(
-        store,
-        shared.runner,
-        shared.presence,
+    settings = Settings(
+        database_url(instance),
+        redis_url=url,
+        engines=os.environ.get("GOMOKU_ENGINES"),
+        service=ServiceSettings(aivai_move_s=float(os.environ.get("AIVAI_MOVE_S") or 0.6)),
+    )
+    runtime = build(
+        settings,
         emit=lambda event, payload, to, skip: emitter.emit(
             event, payload, namespace=NAMESPACE, to=to, skip_sid=skip
         ),
-        aivai_move_s=float(os.environ.get("AIVAI_MOVE_S") or 0.6),
-        turns=shared.turns,
     )
+    service, shared, store = runtime.service, runtime.shared, runtime.store
     jobs.install(jobs.WorkerContext(service, shared.turns, name))
     if not args.no_warm_up:
         from engine.tools.warmup import warm_up
@@ -137,7 +137,5 @@ def main(argv: Sequence[str] | None = None) -> int:
                 time.sleep(1.0)
     finally:
         stop.set()
-        service.close()
-        shared.close()
-        store.close()
+        runtime.close()
     return 0

@@ -12,10 +12,10 @@ import contextlib
 import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, cast
 
-from sqlalchemy import Table, create_engine, delete, event, func, insert, select, update
+from sqlalchemy import Table, create_engine, delete, event, func, insert, inspect, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, selectinload, sessionmaker
 
@@ -70,6 +70,7 @@ class GameRecord:
     takeback_by: str | None = None
     rematch_id: str | None = None
     rematch_of: str | None = None
+    offers: dict[str, Any] | None = None
     moves: list[MoveRecord] = field(default_factory=list)
     seats: dict[str, SeatRecord] = field(default_factory=dict)
     created_at: datetime | None = None
@@ -81,7 +82,9 @@ class GameRecord:
 
 
 # Columns of ``games`` that ``update`` may change.
-UPDATABLE = frozenset({"status", "settings", "clock", "result", "takeback_by", "rematch_id"})
+UPDATABLE = frozenset(
+    {"status", "settings", "clock", "result", "takeback_by", "rematch_id", "offers"}
+)
 
 
 def _record(game: Any, moves: Iterable[MoveRecord], seats: Iterable[SeatRecord]) -> GameRecord:
@@ -99,6 +102,7 @@ def _record(game: Any, moves: Iterable[MoveRecord], seats: Iterable[SeatRecord])
         takeback_by=game.takeback_by,
         rematch_id=game.rematch_id,
         rematch_of=game.rematch_of,
+        offers=dict(game.offers) if game.offers else None,
         moves=list(moves),
         seats={seat.color: seat for seat in seats},
         created_at=game.created_at,
@@ -159,6 +163,17 @@ def make_engine(url: str) -> Engine:
     return create_engine(url, pool_pre_ping=True, pool_size=16, max_overflow=16)
 
 
+def add_missing_columns(engine: Engine) -> None:
+    """Add the columns a database made by an older version lacks (``create_all`` makes
+    only missing tables): each is nullable, so old rows read as before."""
+    existing = {column["name"] for column in inspect(engine).get_columns("games")}
+    with engine.begin() as connection:
+        for column in Game.__table__.columns:
+            if column.name not in existing and column.nullable:
+                kind = column.type.compile(dialect=engine.dialect)
+                connection.exec_driver_sql(f"ALTER TABLE games ADD COLUMN {column.name} {kind}")
+
+
 class Store:
     def __init__(self, url: str) -> None:
         self.engine = make_engine(url)
@@ -169,6 +184,7 @@ class Store:
             threading.Lock() if url.startswith("sqlite") else contextlib.nullcontext()
         )
         Base.metadata.create_all(self.engine)
+        add_missing_columns(self.engine)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
 
     def close(self) -> None:
@@ -222,7 +238,11 @@ class Store:
         except GameNotFoundError:
             return None
 
-    def list_games(self, *, status: str | None = None, limit: int = 20) -> list[GameRecord]:
+    def list_games(
+        self, *, status: str | None = None, limit: int = 20, updated_after_ms: int | None = None
+    ) -> list[GameRecord]:
+        """The latest games, newest first; ``updated_after_ms`` (epoch ms) leaves out the
+        games nothing happened in since."""
         query = (
             select(Game)
             .options(selectinload(Game.moves), selectinload(Game.seats))
@@ -231,6 +251,9 @@ class Store:
         )
         if status is not None:
             query = query.where(Game.status == status)
+        if updated_after_ms is not None:
+            since = datetime.fromtimestamp(updated_after_ms / 1000, UTC)
+            query = query.where(Game.updated_at > since)
         with self._session() as session:
             return [_orm_record(g) for g in session.scalars(query)]
 
@@ -316,6 +339,7 @@ class Store:
                 takeback_by=record.takeback_by,
                 rematch_id=record.rematch_id,
                 rematch_of=record.rematch_of,
+                offers=record.offers,
             )
             session.add(game)
             session.flush()

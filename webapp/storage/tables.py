@@ -42,6 +42,8 @@ class Game(Base):
     takeback_by: Mapped[str | None] = mapped_column(String(8), nullable=True)
     rematch_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
     rematch_of: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    # Open draw and rematch offers: {"draw"?: colour, "rematch"?: colour}; None if none.
+    offers: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
 
     moves: Mapped[list[Move]] = relationship(
         back_populates="game", order_by="Move.ply", cascade="all, delete-orphan"
