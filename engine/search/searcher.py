@@ -36,7 +36,6 @@ from engine.kernel.state import (
     new_state,
     place,
     point_index,
-    remove,
 )
 from engine.kernel.tables import Tables, rule_tables
 from engine.kernel.threats import ROOT_VCF_DEPTH, ROOT_VCT_DEPTH, root_vcf, root_vct
@@ -50,12 +49,7 @@ MAX_DEPTH = 60
 VCT_NODES = 60_000
 VCT_MIN_TIME = 0.2
 # Past this share of the time budget a new iteration would rarely finish: stop early.
-ITERATION_TIME_SHARE = 0.6
-# Before answering, the chosen move is checked for a threat win of the opponent; if it has
-# one, up to this many other moves (best ordered first) are tried instead, within the
-# time left beyond this share of the budget.
-GUARD_ALTERNATIVES = 6
-GUARD_TIME_SHARE = 0.95
+ITERATION_TIME_SHARE = 0.45
 
 
 class Searcher:
@@ -241,58 +235,8 @@ class Searcher:
             best = self._result(move, 0, 0, state, [move], start)
         if best.move not in fallback and fallback:
             best = self._result(fallback[0], best.score, best.depth, state, [fallback[0]], start)
-        best = self._guard(board, state, tables, hs, limit, start, best)
         # Report the work of the whole search, including an unfinished last iteration.
         return self._result(best.move, best.score, best.depth, state, best.pv, start)
-
-    def _guard(
-        self,
-        board: Board,
-        state: State,
-        tables: Tables,
-        hs: Heuristics,
-        limit: Limit,
-        start: float,
-        best: SearchResult,
-    ) -> SearchResult:
-        """Keep ``best`` unless the opponent wins by threats (VCT) after it and another
-        of the best-ordered moves leaves it no such win. Only timed searches pay for
-        this, with the time left before ``GUARD_TIME_SHARE`` of the budget."""
-        opponent_renju_black = board.rule.has_forbidden and board.turn != 1
-        if (
-            limit.time is None
-            or limit.time < VCT_MIN_TIME
-            or abs(best.score) >= MATE_BOUND
-            or opponent_renju_black
-            or self._stop_flag[0]
-        ):
-            return best
-        deadline = start + GUARD_TIME_SHARE * limit.time
-        color = int(board.turn)
-
-        def opponent_wins(cell: int) -> bool:
-            left = deadline - time.perf_counter()
-            if left <= 0:
-                return False
-            budget = int(min(VCT_NODES, left * 20_000 / 2))
-            place(state, tables, cell, color)
-            win = root_vct(state, tables, hs, ROOT_VCT_DEPTH, budget)
-            remove(state, tables)
-            state.info[I_STOPPED] = 0
-            return win > 0 and not self._stop_flag[0]
-
-        chosen = point_index(state, *best.move)
-        if not opponent_wins(chosen):
-            return best
-        count = generate(state, hs, 0, -1, GUARD_ALTERNATIVES + 1)
-        others = [int(hs.moves[0, k]) for k in range(count) if int(hs.moves[0, k]) != chosen]
-        for cell in others[:GUARD_ALTERNATIVES]:
-            if time.perf_counter() >= deadline or self._stop_flag[0]:
-                break
-            if not opponent_wins(cell):
-                move = index_point(state, cell)
-                return self._result(move, best.score, best.depth, state, [move], start)
-        return best
 
     def _result(
         self,

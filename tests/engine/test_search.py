@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from engine import MATE, Board, Color, Limit, Rule, Searcher
-from engine.search.result import MATE_BOUND, SearchResult
+from engine.search.result import MATE_BOUND
 from tests.engine.puzzles import Puzzle, all_puzzles
 
 PUZZLES = all_puzzles()
@@ -209,40 +209,3 @@ def test_search_runs_with_jit_disabled() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "True"
-
-
-def test_a_move_that_leaves_the_opponent_a_threat_win_is_replaced() -> None:
-    # White's (5,5),(6,5) and (7,6),(7,7) meet at (7,5): if black plays far away, white
-    # wins by threats from there; black's stones leave it nothing else.
-    white = [(5, 5), (6, 5), (7, 6), (7, 7)]
-    black = [(4, 5), (8, 5), (7, 8), (8, 4)]
-    moves = [stone for pair in zip(black, white, strict=True) for stone in pair]
-    board = Board.from_moves(moves)
-    assert board.turn == Color.BLACK
-    searcher = Searcher(tt_mb=1)
-    state, tables = searcher._prepare(board)
-    assert searcher._heuristics is not None
-    careless = SearchResult((12, 12), 0, 1, 0, [(12, 12)])
-    guarded = searcher._guard(
-        board, state, tables, searcher._heuristics, Limit(time=2.0), time.perf_counter(), careless
-    )
-    assert guarded.move != (12, 12)
-    # The replacement leaves white no threat win: guarding it again keeps it.
-    safe = SearchResult(guarded.move, 0, 1, 0, [guarded.move])
-    kept = searcher._guard(
-        board, state, tables, searcher._heuristics, Limit(time=2.0), time.perf_counter(), safe
-    )
-    assert kept is safe
-    # Untimed searches (and fixed node counts) are never second-guessed.
-    assert (
-        searcher._guard(
-            board,
-            state,
-            tables,
-            searcher._heuristics,
-            Limit(nodes=1000),
-            time.perf_counter(),
-            careless,
-        )
-        is careless
-    )
