@@ -23,7 +23,24 @@ from flask_socketio import SocketIO
 
 from webapp.runtime import Settings, build, database_url
 
-ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = Path(__file__).resolve().parent
+ROOT = PACKAGE.parent
+
+
+def _site_folder(name: str) -> Path:
+    """``templates`` or ``static``: inside the package when installed from a wheel, else
+    the source tree's top-level folder of that name."""
+    installed = PACKAGE / name
+    return installed if installed.is_dir() else ROOT / name
+
+
+def _default_instance() -> Path:
+    """``instance/`` of the source tree, or of the working folder for an installed copy."""
+    if (ROOT / "pyproject.toml").is_file() and (ROOT / "webapp").is_dir():
+        return ROOT / "instance"
+    return Path.cwd() / "instance"
+
+
 MAX_BODY_BYTES = 64 * 1024
 
 
@@ -53,10 +70,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     instance = test_config.pop("INSTANCE_PATH", None) or os.environ.get("GOMOKU_INSTANCE")
     app = Flask(
         __name__,
-        instance_path=str(Path(instance).resolve()) if instance else str(ROOT / "instance"),
+        instance_path=str(Path(instance).resolve() if instance else _default_instance()),
         instance_relative_config=True,
-        template_folder=str(ROOT / "templates"),
-        static_folder=str(ROOT / "static"),
+        template_folder=str(_site_folder("templates")),
+        static_folder=str(_site_folder("static")),
     )
     instance_dir = Path(app.instance_path)
     instance_dir.mkdir(parents=True, exist_ok=True)

@@ -26,6 +26,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.parse_args([command])
     run: Callable[[list[str]], int | None]
     if command == "serve":
+        # gevent makes the standard library's blocking calls cooperative; it has to do so
+        # before anything imports them (the server runs every connection as a greenlet).
+        from gevent import monkey
+
+        monkey.patch_all()
         from webapp.server import main as run
     elif command == "pbrain":
         from engine.protocol.pbrain import main as run

@@ -15,8 +15,15 @@ so no side's client work delays another's clocks (all use the wall clock of this
 Spectators stay until every player is done, or with ``--spectators-leave`` all disconnect
 at once when the watched game's moves are played.
 
-    .venv/bin/python tests/load/load.py --mode single --players 200 --spectators 500
-    .venv/bin/python tests/load/load.py --mode multi --players 200 --spectators 500
+The spectators connect first; once all are in, the script prints the server's memory
+(resident set) and thread count against its figures before they came, i.e. the memory one
+idle socket costs. Then the players connect and play starts. Every process raises its
+open-files limit to the hard limit (thousands of sockets each).
+
+    nice -n 10 .venv/bin/python tests/load/load.py --mode single --players 200 --spectators 500
+    nice -n 10 .venv/bin/python tests/load/load.py --mode multi --players 200 --spectators 500
+    nice -n 10 .venv/bin/python tests/load/load.py --players 200 --spectators 5000 \
+        --spectator-procs 5 --pause 5 --port 5610
 """
 
 from __future__ import annotations
@@ -24,8 +31,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import json
 import multiprocessing
 import random
+import resource
 import statistics
 import sys
 import tempfile
@@ -48,6 +57,23 @@ def percentiles(samples: list[float]) -> tuple[float, float, float]:
         return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
     return at(0.50), at(0.95), at(0.99)
+
+
+def raise_open_files_limit() -> None:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+def process_figures(pid: int) -> tuple[float, int]:
+    """Resident memory (MB) and thread count of process ``pid``."""
+    rss_kb, threads = 0, 0
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            rss_kb = int(line.split()[1])
+        elif line.startswith("Threads:"):
+            threads = int(line.split()[1])
+    return rss_kb / 1024, threads
 
 
 def free_point(moves: list[list[int]], size: int, rng: random.Random) -> tuple[int, int]:
@@ -231,10 +257,10 @@ async def _players(
     }
 
 
-async def _showcase(url: str, moves: int, level: int, start_at: float, game: Any) -> dict[str, Any]:
+async def _showcase(url: str, moves: int, level: int, game: Any, start: Any) -> dict[str, Any]:
     """The player of the watched game: creates it (its id goes to the watchers through
-    ``game``), waits for the start, then plays ``moves`` moves one second apart and
-    returns when each was sent (move count -> wall time)."""
+    ``game``), waits for the start time (from ``start``), then plays ``moves`` moves one
+    second apart and returns when each was sent (move count -> wall time)."""
     import aiohttp
 
     rng = random.Random(11)
@@ -245,6 +271,7 @@ async def _showcase(url: str, moves: int, level: int, start_at: float, game: Any
     player = Client(url, game_id, cookie)
     await player.connect()
     game.put(game_id)
+    start_at = await asyncio.to_thread(start.get, True, 1800)
     await asyncio.sleep(max(0.0, start_at - time.time()))
     sent_at: dict[int, float] = {}
     for _ in range(moves):
@@ -259,39 +286,95 @@ async def _showcase(url: str, moves: int, level: int, start_at: float, game: Any
     return {"sent": sent_at, "game_id": game_id}
 
 
+class Watcher:
+    """A spectator on a bare websocket that speaks engine.io and Socket.IO by hand (open,
+    namespace, join, answer pings, read events): a fraction of a full client's work per
+    message, so thousands fit in a few client processes and the figures are the server's.
+    Notes when each move count first reached it and how many events of each kind came."""
+
+    def __init__(self, url: str, game_id: str) -> None:
+        self.url = url.replace("http", "ws", 1) + "/socket.io/?EIO=4&transport=websocket"
+        self.game_id = game_id
+        self.arrivals: dict[int, float] = {}
+        self.events: dict[str, int] = {}
+        self.joined = asyncio.Event()
+        self.ws: Any = None
+        self.reader: asyncio.Task[None] | None = None
+
+    async def connect(self, session: Any) -> None:
+        self.ws = await session.ws_connect(self.url, max_msg_size=0)
+        opened = await self.ws.receive_str(timeout=30)
+        assert opened.startswith("0"), opened
+        await self.ws.send_str(f"40{NS},")
+        joined = await self.ws.receive_str(timeout=30)
+        assert joined.startswith(f"40{NS},"), joined
+        self.reader = asyncio.create_task(self._read())
+        await self.ws.send_str(f"42{NS}," + json.dumps(["join", {"game_id": self.game_id}]))
+        await asyncio.wait_for(self.joined.wait(), 60)
+
+    async def _read(self) -> None:
+        import aiohttp
+
+        prefix = f"42{NS},"
+        async for message in self.ws:
+            if message.type != aiohttp.WSMsgType.TEXT:
+                break
+            now = time.time()
+            data = message.data
+            if data == "2":  # engine.io ping
+                await self.ws.send_str("3")
+            elif data.startswith(prefix):
+                name, payload = json.loads(data[len(prefix) :])[:2]
+                self.events[name] = self.events.get(name, 0) + 1
+                if name == "state" and payload.get("id") == self.game_id:
+                    for count in range(1, len(payload["moves"]) + 1):
+                        self.arrivals.setdefault(count, now)
+                    self.joined.set()
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+        if self.reader is not None:
+            await self.reader
+
+
 async def _watchers(
-    urls: list[str], first: int, count: int, game_id: str, done: Any
+    urls: list[str], first: int, count: int, game_id: str, done: Any, ready: Any
 ) -> dict[str, Any]:
     """``count`` spectators of ``game_id`` (spread over the servers), connected in
-    batches, watching until ``done`` is set; returns, per spectator, when each move count
-    first reached it, and how many events of each kind arrived."""
-    watchers = [Client(urls[(first + i) % len(urls)], game_id, None) for i in range(count)]
-    events: dict[str, int] = {}
+    batches (``ready`` hears when all are in), watching until ``done`` is set; returns,
+    per spectator, when each move count first reached it, and how many events of each
+    kind arrived."""
+    import aiohttp
 
-    def counter(event: str, *_: Any) -> None:
-        events[event] = events.get(event, 0) + 1
-
-    for watcher in watchers:
-        watcher.sio.on("*", counter, namespace=NS)
-    for start in range(0, count, 25):
-        await asyncio.gather(*(w.connect() for w in watchers[start : start + 25]))
-    while not done.is_set():
-        await asyncio.sleep(0.2)
-    arrivals = [dict(w.arrivals) for w in watchers]
-    events["state"] = sum(w.states for w in watchers)
-    await asyncio.gather(*(w.close() for w in watchers), return_exceptions=True)
+    watchers = [Watcher(urls[(first + i) % len(urls)], game_id) for i in range(count)]
+    connector = aiohttp.TCPConnector(limit=0)
+    async with aiohttp.ClientSession(connector=connector) as session:
+        for start in range(0, count, 25):
+            await asyncio.gather(*(w.connect(session) for w in watchers[start : start + 25]))
+        ready.put(count)
+        while not done.is_set():
+            await asyncio.sleep(0.2)
+        arrivals = [dict(w.arrivals) for w in watchers]
+        events: dict[str, int] = {}
+        for watcher in watchers:
+            for name, n in watcher.events.items():
+                events[name] = events.get(name, 0) + n
+        await asyncio.gather(*(w.close() for w in watchers), return_exceptions=True)
     return {"arrivals": arrivals, "events": events}
 
 
 def _run_players(args: tuple[Any, ...], out: Any) -> None:
+    raise_open_files_limit()
     out.put(asyncio.run(_players(*args)))
 
 
-def _run_showcase(args: tuple[Any, ...], game: Any, out: Any) -> None:
-    out.put(asyncio.run(_showcase(*args, game)))
+def _run_showcase(args: tuple[Any, ...], game: Any, start: Any, out: Any) -> None:
+    out.put(asyncio.run(_showcase(*args, game, start)))
 
 
 def _run_watchers(args: tuple[Any, ...], out: Any) -> None:
+    raise_open_files_limit()
     out.put(asyncio.run(_watchers(*args)))
 
 
@@ -299,7 +382,7 @@ def _run_watchers(args: tuple[Any, ...], out: Any) -> None:
 
 
 class Deployment:
-    def __init__(self, mode: str, base: Path, workers: int = 4) -> None:
+    def __init__(self, mode: str, base: Path, workers: int = 4, port: int | None = None) -> None:
         from tests.multi.services import AppProcess, PostgresServer, RedisServer
 
         self.mode = mode
@@ -312,7 +395,10 @@ class Deployment:
             postgres.start()
             self.services = [postgres, redis]
             env.update({"REDIS_URL": redis.url, "DATABASE_URL": postgres.url})
-            self.servers = [AppProcess("serve", env, base / f"server-{n}.log") for n in "AB"]
+            self.servers = [
+                AppProcess("serve", env, base / f"server-{n}.log", port + i if port else None)
+                for i, n in enumerate("AB")
+            ]
             workers = [
                 AppProcess("worker", env, base / f"worker-{n}.log") for n in range(1, workers + 1)
             ]
@@ -324,14 +410,13 @@ class Deployment:
             self.processes = [*self.servers, *workers]
         else:
             env.update({"AI_WORKERS": "2"})
-            self.servers = [AppProcess("serve", env, base / "server.log")]
+            self.servers = [AppProcess("serve", env, base / "server.log", port)]
             self.servers[0].start()
             self.processes = list(self.servers)
 
     def warm_up(self) -> None:
         """Ask every server for an engine move, so that the whole AI path has run once
         before anything is measured (one at a time: a client gets two at once at most)."""
-        import json
         import urllib.request
 
         body = json.dumps({"moves": [[7, 7]], "time_ms": 50}).encode()
@@ -346,6 +431,15 @@ class Deployment:
         for url in self.urls:
             ask(url)
 
+    def figures(self) -> tuple[float, int]:
+        """Resident memory (MB) and threads of the servers, added up."""
+        rss, threads = 0.0, 0
+        for server in self.servers:
+            assert server.process is not None
+            mb, count = process_figures(server.process.pid)
+            rss, threads = rss + mb, threads + count
+        return rss, threads
+
     @property
     def urls(self) -> list[str]:
         return [s.url for s in self.servers]
@@ -355,6 +449,68 @@ class Deployment:
             process.stop()
         for service in self.services:
             service.stop()
+
+
+def _run(args: argparse.Namespace, deployment: Deployment) -> tuple[list[Any], str]:
+    """Connect the watched game's player and the spectators, note the servers' memory,
+    then connect the players and play; return every client process's result."""
+    context = multiprocessing.get_context("spawn")
+    out, game, start, ready = context.Queue(), context.Queue(), context.Queue(), context.Queue()
+    done = context.Event()
+    urls = deployment.urls
+    showcase = context.Process(
+        target=_run_showcase, args=((urls[0], args.moves, args.level), game, start, out)
+    )
+    showcase.start()
+    game_id = game.get(timeout=300)
+    idle_rss, idle_threads = deployment.figures()
+    # Spectators are spread over several client processes, as real ones are spread over
+    # many machines: one process would queue every arrival behind the others.
+    jobs = [showcase]
+    share = max(1, -(-args.spectators // max(1, args.spectator_procs)))
+    for first in range(0, args.spectators, share):
+        count = min(share, args.spectators - first)
+        jobs.append(
+            context.Process(
+                target=_run_watchers, args=((urls, first, count, game_id, done, ready), out)
+            )
+        )
+    connecting = time.time()
+    for job in jobs[1:]:
+        job.start()
+    in_room = sum(ready.get(timeout=1800) for _ in jobs[1:])
+    time.sleep(2.0)  # let the last announcements settle
+    rss, threads = deployment.figures()
+    per_socket = (rss - idle_rss) * 1024 / max(1, in_room)
+    memory = (
+        f"servers with {in_room} spectator sockets (connected in "
+        f"{time.time() - connecting:.0f} s): {rss:.0f} MB resident, {threads} threads; "
+        f"before them {idle_rss:.0f} MB, {idle_threads} threads: {per_socket:.0f} KB per "
+        "idle socket"
+    )
+    print(memory, flush=True)
+    # Everybody connects first and then play starts at the same moment.
+    start_at = time.time() + 15 + args.players / 20
+    start.put(start_at)
+    players = context.Process(
+        target=_run_players,
+        args=((urls, args.players, args.moves, args.level, args.pause, start_at), out),
+    )
+    players.start()
+    jobs.append(players)
+    results = []
+    for _ in jobs:
+        results.append(out.get(timeout=1800))
+        # Spectators stay until the showcase game and every player are done (or, with
+        # --spectators-leave, all leave at once when the showcase ends).
+        finished = {k for r in results for k in r}
+        wanted = {"sent"} if args.spectators_leave else {"sent", "beyond"}
+        if not done.is_set() and wanted <= finished:
+            time.sleep(2.0)
+            done.set()
+    for job in jobs:
+        job.join(60)
+    return results, memory
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -380,60 +536,19 @@ def main(argv: list[str] | None = None) -> int:
         help="spectators all disconnect when the showcase game ends, while players play on",
     )
     parser.add_argument("--logs", help="keep the servers' logs in this folder")
+    parser.add_argument("--port", type=int, help="first server port (default: any free one)")
     parser.add_argument("--timeline", action="store_true", help="p95 per 5 s of play")
     args = parser.parse_args(argv)
 
+    raise_open_files_limit()
     with tempfile.TemporaryDirectory(prefix="gomoku-load-") as scratch:
         tmp = args.logs or scratch
         started = time.time()
-        deployment = Deployment(args.mode, Path(tmp), args.workers)
+        deployment = Deployment(args.mode, Path(tmp), args.workers, args.port)
         deployment.warm_up()
         print(f"{args.mode}: deployment ready in {time.time() - started:.1f} s", flush=True)
         try:
-            context = multiprocessing.get_context("spawn")
-            out = context.Queue()
-            game = context.Queue()
-            done = context.Event()
-            # Everybody connects first and then play starts at the same moment.
-            start_at = time.time() + 15 + args.players / 20 + args.spectators / 40
-            urls = deployment.urls
-            showcase = context.Process(
-                target=_run_showcase, args=((urls[0], args.moves, args.level, start_at), game, out)
-            )
-            showcase.start()
-            game_id = game.get(timeout=300)
-            jobs = [
-                showcase,
-                context.Process(
-                    target=_run_players,
-                    args=((urls, args.players, args.moves, args.level, args.pause, start_at),
-                          out),
-                ),
-            ]  # fmt: skip
-            # Spectators are spread over several client processes, as real ones are spread
-            # over many machines: one process would queue every arrival behind the others.
-            share = max(1, -(-args.spectators // max(1, args.spectator_procs)))
-            for first in range(0, args.spectators, share):
-                count = min(share, args.spectators - first)
-                jobs.append(
-                    context.Process(
-                        target=_run_watchers, args=((urls, first, count, game_id, done), out)
-                    )
-                )
-            for job in jobs[1:]:
-                job.start()
-            results = []
-            for _ in jobs:
-                results.append(out.get(timeout=1800))
-                # Spectators stay until the showcase game and every player are done (or,
-                # with --spectators-leave, all leave at once when the showcase ends).
-                finished = {k for r in results for k in r}
-                wanted = {"sent"} if args.spectators_leave else {"sent", "beyond"}
-                if not done.is_set() and wanted <= finished:
-                    time.sleep(2.0)
-                    done.set()
-            for job in jobs:
-                job.join(60)
+            results, memory = _run(args, deployment)
         finally:
             deployment.stop()
     players = next(r for r in results if "beyond" in r)
@@ -453,6 +568,7 @@ def main(argv: list[str] | None = None) -> int:
     beyond = [s * 1000 for s in players["beyond"]]
     print(f"mode={args.mode} players={args.players} spectators={args.spectators} "
           f"moves/player={args.moves} level={args.level} pause={args.pause}s")  # fmt: skip
+    print(memory)
     print(f"{'figure (ms)':<38}{'n':>7}{'p50':>9}{'p95':>9}{'p99':>9}{'mean':>9}")
     for name, samples in (
         ("move round-trip beyond think time", beyond),

@@ -7,8 +7,9 @@ while the server starts rather than when the first player waits. Jobs go to one 
 lanes, each with workers of its own: ``game`` for the AI moves of live games and
 ``analysis`` for hints and the engine API, whose workers also run at a lower CPU
 priority. However many searches one client asks for, a game's AI move never waits behind
-them. Within a lane, clients take turns (``lanes.FairQueue``); how much each client may
-ask for is ``fairness``'s business. A job of a game seat (its ``session``) goes back to the
+them. Within a lane, clients (``AiJob.client``) take turns (``lanes.FairQueue``) and none
+holds more than all but one of the lane's workers; how much analysis each client may ask
+for is ``fairness``'s business. A job of a game seat (its ``session``) goes back to the
 worker that played that seat before when that worker is free, so an MCTS tree or an
 external brain kept there is reused.
 
@@ -29,10 +30,11 @@ import subprocess
 import sys
 import threading
 import time
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import IO, Any
 
@@ -201,11 +203,16 @@ class PoolAiRunner(AiRunner):
     def _dispatch(self, lane: str) -> None:
         """Start waiting jobs on the lane's free warm workers (under the lock)."""
         line = self._waiting[lane]
+        workers = self._workers[lane]
+        # A client may hold all but one of the lane's workers: the last one stays free for
+        # everybody else.
+        share = max(1, len(workers) - 1)
         while len(line):
-            free = [w for w in self._workers[lane] if w.ready and w.alive and w.current is None]
+            free = [w for w in workers if w.ready and w.alive and w.current is None]
             if not free:
                 return
-            pending = line.pop()
+            held = Counter(w.current.client for w in workers if w.current is not None)
+            pending = line.pop(partial(_under_share, held, share))
             if pending is None:
                 return
             # (A job put back after a failed start is running already.)
@@ -395,6 +402,10 @@ class PoolAiRunner(AiRunner):
             self._stop_process(worker)
         self._spawns.put(None)
         self._supervisor.join(timeout=STOP_WAIT_S)
+
+
+def _under_share(held: Counter[str], share: int, client: str) -> bool:
+    return held[client] < share
 
 
 def _resolve(future: Future[AiMove], settle: Callable[[Future[AiMove]], None]) -> None:
