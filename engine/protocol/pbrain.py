@@ -30,7 +30,14 @@ from engine.search.limit import Limit
 from engine.search.mcts import MctsSearcher
 from engine.search.result import IterationInfo, SearchResult
 from engine.search.searcher import Searcher
-from engine.search.swap2 import STONE_COUNTS, Swap2Action, decide, searches_needed
+from engine.search.swap2 import (
+    STONE_COUNTS,
+    Swap2Action,
+    Swap2Decision,
+    decide,
+    fallback,
+    searches_needed,
+)
 from engine.search.timecontrol import TimeControl
 
 PLAYERS = ("negamax", "mcts")
@@ -373,15 +380,33 @@ class Brain:
             position = Board.from_moves(stones, size=board.size, rule=self.rule)
         except GomokuError as error:
             raise ProtocolError(f"SWAP2BOARD is not a playable position: {error}") from None
-        budget = self.time.move_budget(0) - WATCHDOG_GRACE_S
-        limit = Limit(time=max(budget, 0.02) / searches_needed(len(stones)))
-        if self._swap2_searcher is None:
-            self._swap2_searcher = Searcher(tt_mb=min(16, self.time.tt_megabytes()))
-        decision = decide(position, self._swap2_searcher, limit)
+        decision = self._decide_swap2(position, received + self.time.move_budget(0))
         if decision.action is Swap2Action.SWAP:
             self.write("SWAP")
         else:
             self.write(" ".join(f"{x},{y}" for x, y in decision.stones))
+
+    def _decide_swap2(self, position: Board, soft_deadline: float) -> Swap2Decision:
+        """``swap2.decide`` in a thread, as ``_search_before`` searches: if it has not
+        returned a little after the deadline, the answer is one that needs no search."""
+        if self._swap2_searcher is None:
+            self._swap2_searcher = Searcher(tt_mb=min(16, self.time.tt_megabytes()))
+        searcher = self._swap2_searcher
+        left = max(soft_deadline - time.perf_counter(), 0.02)
+        limit = Limit(time=left / searches_needed(position.move_count))
+        outcome: list[Swap2Decision] = []
+
+        def run() -> None:
+            outcome.append(decide(position, searcher, limit, deadline=soft_deadline))
+
+        worker = threading.Thread(target=run, name="swap2", daemon=True)
+        worker.start()
+        worker.join(timeout=max(0.0, soft_deadline + WATCHDOG_GRACE_S - time.perf_counter()))
+        if outcome:
+            return outcome[0]
+        searcher.stop()
+        self._swap2_searcher = None  # the late search still holds that one
+        return fallback(position)
 
     def cmd_takeback(self, args: list[str], received: float) -> None:
         board = self._require_board()

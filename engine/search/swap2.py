@@ -11,6 +11,7 @@ stones), so with a node limit the decision is deterministic. The Gomocup brain
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from enum import Enum
 
@@ -33,6 +34,8 @@ OPENINGS: tuple[tuple[Point, Point, Point], ...] = (
     ((0, 0), (1, 2), (-2, 2)),
 )
 STONE_COUNTS = (0, 3, 5)
+# A search with less time than this left before the deadline is not started.
+MIN_SEARCH_S = 0.01
 
 
 class Swap2Action(Enum):
@@ -60,50 +63,86 @@ def searches_needed(stones: int) -> int:
     return {0: len(OPENINGS), 3: 2, 5: 1}[stones]
 
 
-def decide(board: Board, searcher: Searcher, limit: Limit) -> Swap2Decision:
-    """The swap2 decision for ``board`` (0, 3 or 5 stones); ``limit`` bounds each search.
-    The searcher's memory is cleared first so the same limit gives the same decision."""
+def fallback(board: Board) -> Swap2Decision:
+    """A decision that needs no search: the first listed opening, or a swap."""
+    if board.move_count == 0:
+        centre = board.size // 2
+        stones = tuple((centre + dx, centre + dy) for dx, dy in OPENINGS[0])
+        return Swap2Decision(Swap2Action.OPEN, stones, 0)
+    return Swap2Decision(Swap2Action.SWAP, (), 0)
+
+
+def _bounded(limit: Limit, deadline: float | None) -> Limit | None:
+    """``limit`` cut to the time left before ``deadline`` (a ``time.perf_counter`` value),
+    or None when too little is left to start a search."""
+    if deadline is None:
+        return limit
+    left = deadline - time.perf_counter()
+    if left < MIN_SEARCH_S:
+        return None
+    return Limit(time=min(limit.time or left, left), depth=limit.depth, nodes=limit.nodes)
+
+
+def decide(
+    board: Board, searcher: Searcher, limit: Limit, *, deadline: float | None = None
+) -> Swap2Decision:
+    """The swap2 decision for ``board`` (0, 3 or 5 stones); ``limit`` bounds each search,
+    and no search runs past ``deadline`` (a ``time.perf_counter`` value): options not
+    searched by then are left out. The searcher's memory is cleared first so the same
+    node limit gives the same decision."""
     if board.move_count not in STONE_COUNTS:
         raise ValueError(f"swap2 decisions come after 0, 3 or 5 stones, not {board.move_count}")
     searcher.clear()
     if board.move_count == 0:
-        return place_opening(board, searcher, limit)
+        return place_opening(board, searcher, limit, deadline=deadline)
     if board.move_count == 3:
-        return choose_after_three(board, searcher, limit)
-    return choose_after_five(board, searcher, limit)
+        return choose_after_three(board, searcher, limit, deadline=deadline)
+    return choose_after_five(board, searcher, limit, deadline=deadline)
 
 
-def place_opening(board: Board, searcher: Searcher, limit: Limit) -> Swap2Decision:
+def place_opening(
+    board: Board, searcher: Searcher, limit: Limit, *, deadline: float | None = None
+) -> Swap2Decision:
     """The listed opening whose position the search scores closest to even; ties go to
     the earlier one in ``OPENINGS``."""
     centre = board.size // 2
     best: Swap2Decision | None = None
     for shape in OPENINGS:
+        bounded = _bounded(limit, deadline)
+        if bounded is None:
+            break
         stones = tuple((centre + dx, centre + dy) for dx, dy in shape)
         position = board.copy()
         for stone in stones:
             position.push(stone)
-        score = searcher.search(position, limit).score
+        score = searcher.search(position, bounded).score
         if best is None or abs(score) < abs(best.score):
             best = Swap2Decision(Swap2Action.OPEN, stones, score)
-    assert best is not None
+    if best is None:
+        return fallback(board)
     # The opener does not know its colour yet: the worth of an opening is its imbalance.
     return Swap2Decision(best.action, best.stones, -abs(best.score))
 
 
-def choose_after_three(board: Board, searcher: Searcher, limit: Limit) -> Swap2Decision:
+def choose_after_three(
+    board: Board, searcher: Searcher, limit: Limit, *, deadline: float | None = None
+) -> Swap2Decision:
     """Stay white, swap to black, or add two stones. Staying is worth white's score,
     swapping its negation; adding the search's expected white move and black reply is
     worth the worse side of the resulting position (the opponent picks), so it is taken
     only when it costs nothing: when the search sees no side ahead either way."""
-    stay = searcher.search(board, limit)
+    bounded = _bounded(limit, deadline)
+    if bounded is None:
+        return fallback(board)
+    stay = searcher.search(board, bounded)
     options = [
         Swap2Decision(Swap2Action.STAY, (stay.move,), stay.score),
         Swap2Decision(Swap2Action.SWAP, (), -stay.score),
     ]
     position = _after(board, stay.pv[:2])
-    if position is not None:
-        balance = searcher.search(position, limit).score
+    bounded = _bounded(limit, deadline)
+    if position is not None and bounded is not None:
+        balance = searcher.search(position, bounded).score
         options.append(Swap2Decision(Swap2Action.PLACE_TWO, tuple(stay.pv[:2]), -abs(balance)))
     # max keeps the first of equals: staying, then swapping, then placing two.
     return max(options, key=lambda option: option.score)
@@ -123,10 +162,15 @@ def _after(board: Board, line: list[Point]) -> Board | None:
     return None if position.is_game_over() else position
 
 
-def choose_after_five(board: Board, searcher: Searcher, limit: Limit) -> Swap2Decision:
+def choose_after_five(
+    board: Board, searcher: Searcher, limit: Limit, *, deadline: float | None = None
+) -> Swap2Decision:
     """Take white and play the sixth stone, or swap to black: whichever side the search
     prefers, white when even."""
-    result = searcher.search(board, limit)
+    bounded = _bounded(limit, deadline)
+    if bounded is None:
+        return fallback(board)
+    result = searcher.search(board, bounded)
     if result.score >= 0:
         return Swap2Decision(Swap2Action.STAY, (result.move,), result.score)
     return Swap2Decision(Swap2Action.SWAP, (), -result.score)

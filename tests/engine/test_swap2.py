@@ -4,6 +4,7 @@ latter over the pipes of a real ``gomoku pbrain`` subprocess."""
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -16,6 +17,7 @@ from engine.search.swap2 import (
     choose_after_five,
     choose_after_three,
     decide,
+    fallback,
     searches_needed,
 )
 
@@ -154,3 +156,13 @@ def test_malformed_blocks_get_an_error_and_the_brain_goes_on(
     assert len(placed(send_block(brain, []))) == 3
     brain.send("BEGIN")
     assert brain.read_reply(LIMIT_MS / 1000) == "7,7"
+
+
+def test_a_passed_deadline_gives_a_decision_without_search() -> None:
+    searcher = Searcher(tt_mb=4)
+    past = time.perf_counter()
+    opening = decide(Board(15), searcher, NODES, deadline=past)
+    assert opening == fallback(Board(15))
+    assert opening.action is Swap2Action.OPEN and len(opening.stones) == 3
+    three = Board.from_moves(BLACK_AHEAD_3)
+    assert decide(three, searcher, NODES, deadline=past).action is Swap2Action.SWAP
