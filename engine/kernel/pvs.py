@@ -189,7 +189,8 @@ def pvs(
     # Step 5. Null move: when the opponent has no threat that two moves in a row would
     # turn into a win (no four, no open three, no four-three or double three to make)
     # and we stand above beta, passing is searched shallower; if even that holds beta,
-    # a real move would too, since a stone never hurts its owner in these rules.
+    # a real move almost surely would too: in freestyle a stone never hurts its owner, and
+    # in the other rules (overlines, renju's forbidden points) it rarely does.
     defending = st.class_count[op, C_FLEX4] > 0
     pv_node = beta - alpha > 1
     if (

@@ -111,6 +111,18 @@ def test_a_killed_worker_fails_its_job_and_is_replaced(pool: PoolAiRunner) -> No
     assert pool.submit(analysis("a", 0.1)).future.result(30).depth >= 1
 
 
+def test_a_stuck_worker_is_ended(pool: PoolAiRunner, monkeypatch: Any) -> None:
+    # Any search is "stuck" one second after its 30 s limit would end.
+    monkeypatch.setattr("webapp.ai.pool.STUCK_AFTER_S", -29.0)
+    before = set(pool.worker_pids())
+    ticket = pool.submit(analysis("a", 30.0))
+    with pytest.raises(WorkerLostError):
+        ticket.future.result(30)
+    monkeypatch.undo()
+    assert pool.wait_ready(60)
+    assert len(set(pool.worker_pids()) - before) == 1
+
+
 def _lane_of(pid: int) -> str:
     command = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
     return "analysis" if b"--nice" in command else "game"

@@ -69,6 +69,8 @@ STOP_WAIT_S = 2.0
 # install must not spin).
 EARLY_DEATH_S = 5.0
 RESPAWN_PAUSE_S = 2.0
+# A search still running this long after its own time limit has hung.
+STUCK_AFTER_S = 120.0
 
 
 class WorkerLostError(RuntimeError):
@@ -84,6 +86,13 @@ class _Pending:
     future: Future[AiMove]
     on_progress: ProgressCallback | None
     drained: threading.Event = field(default_factory=threading.Event)
+    started: float = 0.0  # when a worker took it (monotonic s)
+
+    def overdue(self, now: float) -> bool:
+        """Far past any limit it was given: its worker is stuck."""
+        spec = self.job.player or {}
+        budget = self.job.time_s or float(spec.get("move_time_s") or 0.0)
+        return now - self.started > budget + STUCK_AFTER_S
 
 
 @dataclass(eq=False)
@@ -228,6 +237,7 @@ class PoolAiRunner(AiRunner):
                 while len(self._affinity) > SESSIONS_KEPT:
                     self._affinity.popitem(last=False)
             worker.current = pending
+            pending.started = time.monotonic()
             request = {"op": "search", "id": pending.job_id, "job": pending.job.to_json()}
             if not self._send(worker, request):
                 # The worker is dying (its reader thread replaces it): another one starts
@@ -260,7 +270,11 @@ class PoolAiRunner(AiRunner):
 
     def _supervise(self) -> None:
         while True:
-            lane = self._spawns.get()
+            try:
+                lane = self._spawns.get(timeout=1.0)
+            except queue.Empty:
+                self._end_stuck_workers()
+                continue
             if lane is None:
                 return
             with self._lock:
@@ -272,6 +286,22 @@ class PoolAiRunner(AiRunner):
                 log.exception("could not start an AI worker")
                 time.sleep(RESPAWN_PAUSE_S)
                 self._spawns.put(lane)
+
+    def _end_stuck_workers(self) -> None:
+        """Kill a worker whose search went on far past its limit (a hung external brain,
+        say): its job fails, to be retried, and another worker takes its place."""
+        now = time.monotonic()
+        with self._lock:
+            stuck = [
+                w
+                for lane in self._workers.values()
+                for w in lane
+                if w.current is not None and w.current.overdue(now)
+            ]
+        for worker in stuck:
+            log.error("AI worker %s is stuck on a search; ending it", worker.pid)
+            with contextlib.suppress(OSError):
+                worker.process.kill()
 
     def _spawn(self, lane: str) -> None:
         command = [sys.executable, "-m", WORKER_MODULE, "--parent", str(self._parent_pid)]
