@@ -17,7 +17,7 @@ class Heuristics(NamedTuple):
     killers: np.ndarray  # int32[MAX_PLY + 64, 2]
     moves: np.ndarray  # int32[MAX_PLY + 64, MAX_MOVES]: move lists per ply
     scores: np.ndarray  # int32[MAX_PLY + 64, MAX_MOVES]
-    vcf_fail: np.ndarray  # int64[2**16]: hashes of positions where VCF failed
+    vcf_fail: np.ndarray  # int64[2**20]: hashes of positions where VCF failed
     vcf_line: np.ndarray  # int32[MAX_PLY + 64]: the winning VCF line found last
     pv: np.ndarray  # int32[MAX_PLY + 64, MAX_PLY + 64]: triangular PV table
     pv_len: np.ndarray  # int32[MAX_PLY + 64]
@@ -30,7 +30,7 @@ def new_heuristics(cells: int) -> Heuristics:
         killers=np.zeros((depth, 2), dtype=np.int32),
         moves=np.zeros((depth, MAX_MOVES), dtype=np.int32),
         scores=np.zeros((depth, MAX_MOVES), dtype=np.int32),
-        vcf_fail=np.zeros(1 << 16, dtype=np.int64),
+        vcf_fail=np.zeros(1 << 20, dtype=np.int64),
         vcf_line=np.zeros(depth, dtype=np.int32),
         pv=np.zeros((depth, depth), dtype=np.int32),
         pv_len=np.zeros(depth, dtype=np.int32),

@@ -21,6 +21,8 @@ from engine.kernel.state import (
     I_HASH,
     I_NODE_LIMIT,
     I_NODES,
+    I_NULL_PLY,
+    I_PLY,
     I_RENJU,
     I_SEL_DEPTH,
     I_STOPPED,
@@ -35,6 +37,7 @@ from engine.kernel.tables import (
     C_BLOCK4_FLEX3,
     C_FIVE,
     C_FLEX3,
+    C_FLEX3_2X,
     C_FLEX4,
     Tables,
 )
@@ -61,6 +64,11 @@ LMR = _lmr_table()
 LMP_COUNT = np.array([0, 5, 7, 10, 14], dtype=np.int64)
 # Futility: at depth d (non-PV) quiet moves go when the static score + margin <= alpha.
 FUTILITY_MARGIN = np.array([0, 60, 140, 240], dtype=np.int64)
+# Leaf VCF budget when the side to move has only plain fours (no four-three) to start.
+LEAF_VCF_SHORT = 3
+# Null move: searched this much shallower (plus depth / NULL_DEPTH_DIVISOR).
+NULL_REDUCTION = 2
+NULL_DEPTH_DIVISOR = 5
 
 
 @njit(cache=True)
@@ -166,21 +174,59 @@ def pvs(
     if depth <= 0:
         # A win by fours needs a four that also makes a three, or several fours to
         # choose from; without them the threat search is skipped.
-        if st.class_count[me, C_BLOCK4_FLEX3] > 0 or st.class_count[me, C_BLOCK4] >= 3:
-            win = vcf(st, tb, hs, ply, LEAF_VCF_DEPTH)
+        # Several plain fours rarely win in a few moves: they get a short look.
+        budget = 0
+        if st.class_count[me, C_BLOCK4_FLEX3] > 0:
+            budget = LEAF_VCF_DEPTH
+        elif st.class_count[me, C_BLOCK4] >= 3:
+            budget = LEAF_VCF_SHORT
+        if budget > 0:
+            win = vcf(st, tb, hs, ply, budget)
             if win > 0:
                 return MATE - ply - win
         return evaluate(st)
 
-    # Step 5. Generate and order the moves.
+    # Step 5. Null move: when the opponent has no threat that two moves in a row would
+    # turn into a win (no four, no open three, no four-three or double three to make)
+    # and we stand above beta, passing is searched shallower; if even that holds beta,
+    # a real move almost surely would too: in freestyle a stone never hurts its owner, and
+    # in the other rules (overlines, renju's forbidden points) it rarely does.
     defending = st.class_count[op, C_FLEX4] > 0
+    pv_node = beta - alpha > 1
+    if (
+        not pv_node
+        and depth >= 3
+        and ply > 0
+        and st.info[I_NULL_PLY] != ply
+        and not defending
+        and st.class_count[op, C_BLOCK4_FLEX3] == 0
+        and st.class_count[op, C_FLEX3_2X] == 0
+        and st.class_count[op, C_BLOCK4] == 0
+        and beta < MATE_BOUND
+        and evaluate(st) >= beta
+    ):
+        saved_null_ply = st.info[I_NULL_PLY]
+        st.info[I_NULL_PLY] = ply + 1
+        st.info[I_PLY] += 1
+        reduction = NULL_REDUCTION + depth // NULL_DEPTH_DIVISOR
+        null_score = -pvs(st, tb, tt, hs, depth - 1 - reduction, -beta, -beta + 1, ply + 1)
+        st.info[I_PLY] -= 1
+        st.info[I_NULL_PLY] = saved_null_ply
+        if st.info[I_STOPPED] != 0:
+            return 0
+        if null_score >= beta:
+            return beta if null_score >= MATE_BOUND else null_score
+
+    # Step 6. Generate and order the moves; without a table move a deep node is searched
+    # one ply shallower (its subtree is unknown, the search there is mostly for ordering).
+    if tt_move < 0 and depth >= 5 and not defending:
+        depth -= 1
     count = generate(st, hs, ply, tt_move, ROOT_BRANCH_LIMIT if ply == 0 else BRANCH_LIMIT)
     if count == 0:
         return 0 if ply > 0 else evaluate(st)
 
-    # Step 6. Principal variation search over the moves, quiet late moves reduced or,
+    # Step 7. Principal variation search over the moves, quiet late moves reduced or,
     # near the leaves, pruned.
-    pv_node = beta - alpha > 1
     futile = False
     if not pv_node and not defending and depth < FUTILITY_MARGIN.shape[0] and ply > 0:
         futile = evaluate(st) + FUTILITY_MARGIN[depth] <= alpha
@@ -189,8 +235,12 @@ def pvs(
     original_alpha = alpha
     for n in range(count):
         move = hs.moves[ply, n]
-        threat = st.klass[me, move] >= C_FLEX3 or st.klass[op, move] >= C_BLOCK4
-        quiet = not threat and not defending and move != tt_move
+        # Forcing moves (our fours, blocks of their four-threes) are searched in full;
+        # threes and blocks of plain fours are reduced a ply less than quiet moves.
+        mine = st.klass[me, move]
+        theirs = st.klass[op, move]
+        forcing = mine >= C_BLOCK4 or theirs >= C_BLOCK4_FLEX3 or defending
+        quiet = mine < C_FLEX3 and theirs < C_BLOCK4 and not defending and move != tt_move
         if n > 0 and quiet and not pv_node and best > -MATE_BOUND and ply > 0:
             if depth < LMP_COUNT.shape[0] and n >= LMP_COUNT[depth]:
                 continue
@@ -201,10 +251,12 @@ def pvs(
             score = -pvs(st, tb, tt, hs, depth - 1, -beta, -alpha, ply + 1)
         else:
             reduction = 0
-            if depth >= 3 and quiet:
+            if depth >= 3 and not forcing:
                 reduction = LMR[min(depth, LMR_DEPTHS - 1), min(n, LMR_MOVES - 1)]
-                if pv_node and reduction > 0:
+                if pv_node or not quiet:
                     reduction -= 1
+                if reduction < 0:
+                    reduction = 0
                 if reduction > depth - 2:
                     reduction = depth - 2
             score = -pvs(st, tb, tt, hs, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1)
@@ -230,7 +282,7 @@ def pvs(
     if st.info[I_STOPPED] != 0:
         return best if best > -INF else 0
 
-    # Step 7. Store the result.
+    # Step 8. Store the result.
     if best >= beta:
         flag = TT_LOWER
     elif best > original_alpha:

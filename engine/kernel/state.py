@@ -41,6 +41,7 @@ I_SEED = 10
 I_ROOT_COLOR = 11
 I_DEFENCE = 12  # defence factor in 1/100
 I_THREAT_LIMIT = 13  # node count at which a threat search gives up
+I_NULL_PLY = 14  # ply of the node reached by a null move (no second one there)
 I_COUNT = 16
 
 

@@ -40,6 +40,7 @@ from engine.kernel.tables import (
 LEAF_VCF_DEPTH = 6  # fours in a row tried at the leaves
 ROOT_VCF_DEPTH = 24
 ROOT_VCT_DEPTH = 5
+VCF_BUDGET_MASK = 63  # low bits of a VCF failure entry: the budget that failed
 
 
 @njit(cache=True)
@@ -87,9 +88,12 @@ def vcf(st: State, tb: Tables, hs: Heuristics, ply: int, budget: int) -> int:
         return 0
     if st.class_count[me, C_BLOCK4] + st.class_count[me, C_BLOCK4_FLEX3] == 0:
         return 0
-    key = st.info[I_HASH] ^ (np.int64(color) << 60) ^ (np.int64(budget) << 52)
+    # A position where no win by at most ``budget`` fours exists has none with fewer:
+    # the table keeps the largest failed budget with the position's key.
+    key = (st.info[I_HASH] ^ (np.int64(color) << 60)) & ~np.int64(VCF_BUDGET_MASK)
     slot = key & (hs.vcf_fail.shape[0] - 1)
-    if hs.vcf_fail[slot] == key:
+    entry = hs.vcf_fail[slot]
+    if (entry & ~np.int64(VCF_BUDGET_MASK)) == key and (entry & VCF_BUDGET_MASK) >= budget:
         return 0
     renju = st.info[I_RENJU] != 0
     size = st.info[I_SIZE]
@@ -149,7 +153,7 @@ def vcf(st: State, tb: Tables, hs: Heuristics, ply: int, budget: int) -> int:
             return result + 2
     if st.stop[0] == 0:
         # Only a finished search proves there is no win here.
-        hs.vcf_fail[slot] = key
+        hs.vcf_fail[slot] = key | min(budget, VCF_BUDGET_MASK)
     return 0
 
 

@@ -1,12 +1,14 @@
 """The brain side of the Gomocup ("piskvork") protocol: our engine on stdin/stdout.
 
 ``gomoku pbrain`` runs ``main``: it reads manager commands (START, RESTART, INFO, BEGIN,
-TURN, BOARD, TAKEBACK, ABOUT, END), keeps the position in an ``engine.Board``, budgets time
-with ``engine.timecontrol.TimeControl`` and asks a searcher for moves, printing its progress
-as ``MESSAGE`` lines. ``--player negamax`` (the default) uses ``engine.search.Searcher``,
-``--player mcts`` ``engine.mcts.MctsSearcher``; ABOUT names the player. Bad commands get
-``ERROR <reason>``, commands it does not know ``UNKNOWN <reason>``, and change nothing.
-The manager side of the protocol is ``engine.protocol.gomocup``."""
+TURN, BOARD, SWAP2BOARD, TAKEBACK, ABOUT, END), keeps the position in an ``engine.Board``,
+budgets time with ``engine.timecontrol.TimeControl`` and asks a searcher for moves, printing
+its progress as ``MESSAGE`` lines. ``--player negamax`` (the default) uses
+``engine.search.Searcher``, ``--player mcts`` ``engine.mcts.MctsSearcher``; ABOUT names the
+player. SWAP2BOARD's opening and colour choices come from ``engine.search.swap2`` with a
+negamax searcher. Bad commands get ``ERROR <reason>``, commands it does not know
+``UNKNOWN <reason>``, and change nothing. The manager side of the protocol is
+``engine.protocol.gomocup``."""
 
 from __future__ import annotations
 
@@ -28,9 +30,19 @@ from engine.search.limit import Limit
 from engine.search.mcts import MctsSearcher
 from engine.search.result import IterationInfo, SearchResult
 from engine.search.searcher import Searcher
+from engine.search.swap2 import (
+    STONE_COUNTS,
+    Swap2Action,
+    Swap2Decision,
+    decide,
+    fallback,
+    searches_needed,
+)
 from engine.search.timecontrol import TimeControl
 
 PLAYERS = ("negamax", "mcts")
+# Commands followed by lines up to DONE.
+BLOCK_COMMANDS = ("BOARD", "SWAP2BOARD")
 DEFAULT_PLAYER = "negamax"
 
 
@@ -128,6 +140,7 @@ class Brain:
         self._reporting = False
         self._last_iteration: Point | None = None
         self._pending: threading.Thread | None = None
+        self._swap2_searcher: Searcher | None = None
 
     # -- helpers ----------------------------------------------------------------------
 
@@ -244,7 +257,7 @@ class Brain:
         handler = getattr(self, f"cmd_{command.lower()}", None)
         if handler is None:
             raise UnknownCommand(f"command {words[0]!r} is not part of this brain's protocol")
-        if command == "BOARD":
+        if command in BLOCK_COMMANDS:
             handler(args, block, received)
         else:
             handler(args, received)
@@ -354,6 +367,47 @@ class Brain:
             self.board = board
             raise
 
+    def cmd_swap2board(self, args: list[str], block: list[str], received: float) -> None:
+        """Swap2: place three stones on an empty board, or after three or five stones answer
+        SWAP (we take black) or the stones we place (one: we take white and move)."""
+        board = self._require_board()
+        if args:
+            raise ProtocolError("SWAP2BOARD takes no arguments: the stones follow, then DONE")
+        if len(block) not in STONE_COUNTS:
+            raise ProtocolError(f"SWAP2BOARD needs 0, 3 or 5 stones, got {len(block)}")
+        stones = [_parse_point(entry.replace(" ", ""), board.size) for entry in block]
+        try:
+            position = Board.from_moves(stones, size=board.size, rule=self.rule)
+        except GomokuError as error:
+            raise ProtocolError(f"SWAP2BOARD is not a playable position: {error}") from None
+        decision = self._decide_swap2(position, received + self.time.move_budget(0))
+        if decision.action is Swap2Action.SWAP:
+            self.write("SWAP")
+        else:
+            self.write(" ".join(f"{x},{y}" for x, y in decision.stones))
+
+    def _decide_swap2(self, position: Board, soft_deadline: float) -> Swap2Decision:
+        """``swap2.decide`` in a thread, as ``_search_before`` searches: if it has not
+        returned a little after the deadline, the answer is one that needs no search."""
+        if self._swap2_searcher is None:
+            self._swap2_searcher = Searcher(tt_mb=min(16, self.time.tt_megabytes()))
+        searcher = self._swap2_searcher
+        left = max(soft_deadline - time.perf_counter(), 0.02)
+        limit = Limit(time=left / searches_needed(position.move_count))
+        outcome: list[Swap2Decision] = []
+
+        def run() -> None:
+            outcome.append(decide(position, searcher, limit, deadline=soft_deadline))
+
+        worker = threading.Thread(target=run, name="swap2", daemon=True)
+        worker.start()
+        worker.join(timeout=max(0.0, soft_deadline + WATCHDOG_GRACE_S - time.perf_counter()))
+        if outcome:
+            return outcome[0]
+        searcher.stop()
+        self._swap2_searcher = None  # the late search still holds that one
+        return fallback(position)
+
     def cmd_takeback(self, args: list[str], received: float) -> None:
         board = self._require_board()
         if len(args) != 1:
@@ -383,7 +437,7 @@ def _read_block(lines: Iterable[str]) -> list[str]:
             return block
         if line:
             block.append(line)
-    raise ProtocolError("BOARD was not closed by DONE")
+    raise ProtocolError("a block of lines was not closed by DONE")
 
 
 def serve(stdin: TextIO, stdout: TextIO, player: str = DEFAULT_PLAYER) -> int:
@@ -401,7 +455,7 @@ def serve(stdin: TextIO, stdout: TextIO, player: str = DEFAULT_PLAYER) -> int:
         if not line:
             continue
         try:
-            block = _read_block(lines) if line.split()[0].upper() == "BOARD" else []
+            block = _read_block(lines) if line.split()[0].upper() in BLOCK_COMMANDS else []
             brain.handle(line, block, received)
         except EndOfSession:
             return 0

@@ -19,7 +19,6 @@ import { createActionsPanel } from "./panels/actions.js";
 import { createEnginePanel } from "./panels/engine.js";
 import { createEvalGraph } from "./panels/evalgraph.js";
 import { createReplay } from "./panels/replay.js";
-import { winrateOf } from "./contract.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("game");
@@ -290,14 +289,7 @@ const handlers = {
   thinking(info) {
     if (!info || (info.color !== "black" && info.color !== "white")) return;
     const state = store.state;
-    const blackWinrate =
-      typeof info.black_winrate === "number"
-        ? info.black_winrate
-        : winrateOf(info.color === "black" ? info.score : -info.score);
-    view.thinking[info.color] = Object.assign({}, info, {
-      ply: state.moves.length,
-      black_winrate: blackWinrate,
-    });
+    view.thinking[info.color] = Object.assign({}, info, { ply: state.moves.length });
     if (info.warming !== undefined) store.patch({ warming: Boolean(info.warming) });
     render();
   },

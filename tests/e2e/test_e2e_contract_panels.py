@@ -44,7 +44,9 @@ def friend_page(page: Page, live_server: Any, ui: Any, **body: Any) -> dict[str,
 
 
 def feed(page: Page, state: dict[str, Any], **changes: Any) -> dict[str, Any]:
-    new = {**state, **changes, "version": state["version"] + 1}
+    # Far ahead of the live game's own versions, so a state the server pushes meanwhile
+    # (a presence change, say) is older than the fed one and ignored.
+    new = {**state, **changes, "version": state["version"] + 1000}
     page.evaluate("s => window.gomokuGame.receive('state', s)", new)
     return new
 

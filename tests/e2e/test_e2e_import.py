@@ -15,8 +15,9 @@ MOVES = [[7, 7], [8, 8], [7, 8]]
 
 
 def test_export_then_import_psq(page: Page, live_server, ui, tmp_path: Path) -> None:
+    # A friend game, so no AI reply lengthens the record before it is exported.
     game_id = ui.create_game(
-        page.context, live_server.url, mode="ai", level=1, color="black", moves=MOVES
+        page.context, live_server.url, mode="friend", color="black", moves=MOVES
     )
     page.goto(f"{live_server.url}/g/{game_id}")
     href = page.get_by_role("link", name="Export PSQ").get_attribute("href")
@@ -51,3 +52,24 @@ def test_export_then_import_psq(page: Page, live_server, ui, tmp_path: Path) -> 
     form.get_by_role("button", name="Import and play").click()
     expect(form.locator(".form-error")).to_be_visible()
     assert page.url.rstrip("/") == live_server.url
+
+
+def test_importing_a_finished_record_offers_its_replay(page: Page, live_server, ui) -> None:
+    five = [[3, 7], [3, 9], [4, 7], [4, 9], [5, 7], [5, 9], [6, 7], [6, 9], [7, 7]]
+    game_id = ui.create_game(
+        page.context, live_server.url, mode="friend", color="black", moves=five
+    )
+    psq = page.request.get(f"{live_server.url}/g/{game_id}/psq").text()
+    page.goto(live_server.url + "/")
+    form = page.locator("#form-import")
+    form.get_by_label("PSQ record").fill(psq)
+    form.get_by_role("button", name="Import and play").click()
+    page.wait_for_url(re.compile(r"/g/[\w-]+$"))
+    expect(page.locator("#status")).to_have_text("This game is already over")
+    expect(page.locator("#imported-note")).to_be_visible()
+    expect(page.locator("#move-form")).to_be_hidden()
+    page.get_by_role("button", name="Replay from the start").click()
+    expect(page.locator("#replay-position")).to_have_text(f"0 / {len(five)}")
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#replay-position")).to_have_text(f"1 / {len(five)}")
+    ui.screenshot(page, "imported-finished")

@@ -1,11 +1,16 @@
-"""The engine's layers: the brain loads no web code, and the public API stays in place."""
+"""The engine's layers: the brain loads no web code, the public API stays in place, and
+compiled functions take their arrays bundled in structs."""
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
+from pathlib import Path
 
 import engine
+
+ENGINE = Path(engine.__file__).resolve().parent
 
 WEB_PACKAGES = "{'flask', 'sqlalchemy', 'webapp', 'flask_socketio'}"
 
@@ -53,3 +58,28 @@ def test_public_api_is_reexported() -> None:
     for name in ("Board", "Color", "Rule", "Limit", "Searcher", "SearchResult", "MATE"):
         assert name in engine.__all__
         assert getattr(engine, name) is not None
+
+
+def _functions(folder: Path) -> list[tuple[str, ast.FunctionDef, int]]:
+    found = []
+    for path in sorted(folder.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.FunctionDef):
+                args = node.args
+                count = len(args.posonlyargs) + len(args.args) + len(args.kwonlyargs)
+                found.append((f"{path.name}:{node.name}", node, count))
+    return found
+
+
+def test_compiled_functions_take_their_arrays_in_structs() -> None:
+    compiled = [
+        (name, count)
+        for name, node, count in _functions(ENGINE / "kernel")
+        if any("njit" in ast.unparse(decorator) for decorator in node.decorator_list)
+    ]
+    assert len(compiled) > 30
+    assert [(name, count) for name, count in compiled if count > 8] == []
+
+
+def test_no_engine_function_takes_more_than_ten_parameters() -> None:
+    assert [(name, count) for name, _, count in _functions(ENGINE) if count > 10] == []

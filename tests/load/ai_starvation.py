@@ -3,8 +3,9 @@ game while another client floods the engine API or asks for hints as fast as it 
 
 Starts ``gomoku serve`` on a fresh instance folder, then runs three phases of ``--moves``
 moves each, in a new game each time: no other load, four clients' worth of
-``POST /api/v1/move`` with ``time_ms=10000`` sent back to back from one address, and 40
-hints in 2.5 s from another AI game. Prints, per phase, the AI's reply time (from sending
+``POST /api/v1/move`` with ``time_ms=10000`` sent back to back from one address, 40
+hints in 2.5 s from another AI game, and eight AI-vs-AI games at level 5 started by one
+client. Prints, per phase, the AI's reply time (from sending
 the move to receiving the state with the reply: median and worst) and what the flooding
 client got back (answers and ``rate_limited`` refusals).
 
@@ -156,6 +157,28 @@ def hint_flood(url: str, stop: threading.Event, results: Counter[str]) -> None:
         attacker.close()
 
 
+def engine_games_flood(url: str, stop: threading.Event, results: Counter[str]) -> None:
+    """Eight AI-vs-AI games at full strength (three seconds a move), started at once.
+    Their first moves count against the address that created them, here the same as the
+    measured player's; so this returns (and measuring starts) once every game has made
+    two moves, the steady state of such a flood."""
+    games = []
+    for _ in range(8):
+        body = {"mode": "aivai", "black_level": 5, "white_level": 5}
+        status, data, _ = post(f"{url}/api/v1/games", body)
+        results[f"games created ({status})"] += 1
+        games.append(data["id"])
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline and not stop.is_set():
+        counts = []
+        for game_id in games:
+            with urllib.request.urlopen(f"{url}/api/v1/games/{game_id}", timeout=30) as reply:
+                counts.append(len(json.loads(reply.read())["moves"]))
+        if min(counts) >= 2:
+            return
+        time.sleep(1.0)
+
+
 def summary(name: str, times: list[float], flood: Counter[str] | None = None) -> str:
     line = (
         f"{name:<28} AI replies: {len(times):2d}, median {statistics.median(times):.3f} s, "
@@ -195,6 +218,7 @@ def main(argv: list[str] | None = None) -> int:
             for name, flood in (
                 ("engine API flood (4 x 10 s)", api_flood),
                 ("hint flood (40 in 2.5 s)", hint_flood),
+                ("8 AI-vs-AI games, level 5", engine_games_flood),
             ):
                 stop = threading.Event()
                 results: Counter[str] = Counter()
@@ -206,6 +230,8 @@ def main(argv: list[str] | None = None) -> int:
                 for thread in threads:
                     thread.start()
                 time.sleep(0.5)
+                if flood is engine_games_flood:
+                    threads[0].join(300)  # the games' first moves are made
                 times = measure(url, args.moves, args.level, rng)
                 stop.set()
                 for thread in threads:

@@ -71,6 +71,29 @@ def test_analysis_clients_take_turns(pool: PoolAiRunner) -> None:
         ticket.future.result(30)
 
 
+def test_one_client_holds_all_but_one_game_worker() -> None:
+    pool = PoolAiRunner(2, analysis_workers=1)
+    try:
+        deadline = time.monotonic() + 120
+        while pool.status()["game"]["ready"] < 2:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        greedy = [
+            pool.submit(AiJob(15, "freestyle", OPENING, 5, time_s=2.0, client="greedy"))
+            for _ in range(3)
+        ]
+        time.sleep(0.2)
+        assert pool.status()["game"] == {"workers": 2, "ready": 2, "busy": 1, "waiting": 2}
+        other = pool.submit(AiJob(15, "freestyle", OPENING, 1, client="other"))
+        assert other.future.result(30).depth >= 1
+        # The other client was served on the free worker before any more of greedy's.
+        assert not greedy[1].future.done()
+        for ticket in greedy:
+            ticket.cancel()
+    finally:
+        pool.shutdown()
+
+
 def test_a_killed_worker_fails_its_job_and_is_replaced(pool: PoolAiRunner) -> None:
     ticket = pool.submit(analysis("a", 3.0))
     deadline = time.monotonic() + 10
@@ -86,6 +109,18 @@ def test_a_killed_worker_fails_its_job_and_is_replaced(pool: PoolAiRunner) -> No
     after = set(pool.worker_pids())
     assert victim not in after and len(after) == len(before)
     assert pool.submit(analysis("a", 0.1)).future.result(30).depth >= 1
+
+
+def test_a_stuck_worker_is_ended(pool: PoolAiRunner, monkeypatch: Any) -> None:
+    # Any search is "stuck" one second after its 30 s limit would end.
+    monkeypatch.setattr("webapp.ai.pool.STUCK_AFTER_S", -29.0)
+    before = set(pool.worker_pids())
+    ticket = pool.submit(analysis("a", 30.0))
+    with pytest.raises(WorkerLostError):
+        ticket.future.result(30)
+    monkeypatch.undo()
+    assert pool.wait_ready(60)
+    assert len(set(pool.worker_pids()) - before) == 1
 
 
 def _lane_of(pid: int) -> str:

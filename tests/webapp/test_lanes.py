@@ -44,3 +44,13 @@ def test_clear_returns_what_waited() -> None:
     line.push("b", "b0")
     assert sorted(line.clear()) == ["a0", "b0"]
     assert len(line) == 0
+
+
+def test_a_refused_client_keeps_its_place() -> None:
+    line: FairQueue[str] = FairQueue()
+    line.push("busy", "b0")
+    line.push("idle", "i0")
+    line.push("idle", "i1")
+    assert line.pop(lambda client: client != "busy") == "i0"
+    assert line.pop(lambda client: client == "nobody") is None
+    assert drain(line) == ["b0", "i1"]

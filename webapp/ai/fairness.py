@@ -1,7 +1,8 @@
 """Fair shares of the engine: how much analysis (hints, the engine API) each client may ask.
 
 ``FairShareRunner`` wraps any ``AiRunner`` (the process pool or the queue of
-multi-process mode). A live game's AI turn (lane ``game``) passes straight through. An
+multi-process mode). A live game's AI turn (lane ``game``) passes through, marked with
+the client whose request gave the AI its turn (the pool shares its workers by client). An
 analysis job (lane ``analysis``) is admitted only while its client (the address of the
 request or socket event that asked, else ``AiJob.client``) has fewer than
 ``Quota.searches`` searches unfinished and tokens left in its bucket (``rate_per_s``,
@@ -63,12 +64,20 @@ class FairShareRunner(AiRunner):
         return True if wait is None else bool(wait(timeout_s))
 
     def submit(self, job: AiJob, on_progress: ProgressCallback | None = None) -> AiTicket:
+        requester = _requester()
         if job.lane != ANALYSIS:
+            if requester is not None and job.client is None:
+                # The move that gave the AI its turn: its sender shares the game workers
+                # fairly with other clients (the pool); later turns of an AI-vs-AI game,
+                # with no sender, share them as one client.
+                job = replace(job, client=requester)
             return self.inner.submit(job, on_progress)
-        client = _requester() or job.client or ANONYMOUS
+        client = requester or job.client or ANONYMOUS
         self._admit(client)
-        if job.time_s is not None and job.time_s > self.quota.max_think_s:
-            job = replace(job, time_s=self.quota.max_think_s)
+        time_s = job.time_s
+        if time_s is not None and time_s > self.quota.max_think_s:
+            time_s = self.quota.max_think_s
+        job = replace(job, time_s=time_s, client=client)
         try:
             ticket = self.inner.submit(job, on_progress)
         except BaseException:

@@ -5,13 +5,14 @@ search; each lane has workers of its own, so analysis never delays a game.
 A ``FairQueue`` hands out jobs in turn per client: a lane's idle worker takes the next job
 of the client whose turn it is, then that client goes to the back of the line, so a client
 with twenty queued searches delays another client's one search by at most one search, not
-twenty. Jobs of one client keep their order. Not thread-safe: the pool holds its lock
-around every call."""
+twenty. Jobs of one client keep their order. The pool also skips a client that holds
+its share of the lane's workers already (``pop(allowed)``). Not thread-safe: the pool
+holds its lock around every call."""
 
 from __future__ import annotations
 
 from collections import OrderedDict, deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Generic, TypeVar
 
 GAME = "game"
@@ -50,18 +51,20 @@ class FairQueue(Generic[T]):
         self._clients.move_to_end(client, last=False)
         self._size += 1
 
-    def pop(self) -> T | None:
-        """The next item of the client whose turn it is, or None when empty."""
-        if not self._clients:
-            return None
-        client, items = next(iter(self._clients.items()))
-        item = items.popleft()
-        if items:
-            self._clients.move_to_end(client)
-        else:
-            del self._clients[client]
-        self._size -= 1
-        return item
+    def pop(self, allowed: Callable[[str], bool] | None = None) -> T | None:
+        """The next item of the client whose turn it is, skipping clients ``allowed``
+        refuses (they keep their place); None when nothing may go."""
+        for client, items in self._clients.items():
+            if allowed is not None and not allowed(client):
+                continue
+            item = items.popleft()
+            if items:
+                self._clients.move_to_end(client)
+            else:
+                del self._clients[client]
+            self._size -= 1
+            return item
+        return None
 
     def remove(self, client: str, item: T) -> bool:
         """Take ``item`` out of the line; False if it was not waiting."""

@@ -7,8 +7,9 @@ while the server starts rather than when the first player waits. Jobs go to one 
 lanes, each with workers of its own: ``game`` for the AI moves of live games and
 ``analysis`` for hints and the engine API, whose workers also run at a lower CPU
 priority. However many searches one client asks for, a game's AI move never waits behind
-them. Within a lane, clients take turns (``lanes.FairQueue``); how much each client may
-ask for is ``fairness``'s business. A job of a game seat (its ``session``) goes back to the
+them. Within a lane, clients (``AiJob.client``) take turns (``lanes.FairQueue``) and none
+holds more than all but one of the lane's workers; how much analysis each client may ask
+for is ``fairness``'s business. A job of a game seat (its ``session``) goes back to the
 worker that played that seat before when that worker is free, so an MCTS tree or an
 external brain kept there is reused.
 
@@ -29,10 +30,11 @@ import subprocess
 import sys
 import threading
 import time
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import IO, Any
 
@@ -67,6 +69,8 @@ STOP_WAIT_S = 2.0
 # install must not spin).
 EARLY_DEATH_S = 5.0
 RESPAWN_PAUSE_S = 2.0
+# A search still running this long after its own time limit has hung.
+STUCK_AFTER_S = 120.0
 
 
 class WorkerLostError(RuntimeError):
@@ -82,6 +86,13 @@ class _Pending:
     future: Future[AiMove]
     on_progress: ProgressCallback | None
     drained: threading.Event = field(default_factory=threading.Event)
+    started: float = 0.0  # when a worker took it (monotonic s)
+
+    def overdue(self, now: float) -> bool:
+        """Far past any limit it was given: its worker is stuck."""
+        spec = self.job.player or {}
+        budget = self.job.time_s or float(spec.get("move_time_s") or 0.0)
+        return now - self.started > budget + STUCK_AFTER_S
 
 
 @dataclass(eq=False)
@@ -201,11 +212,16 @@ class PoolAiRunner(AiRunner):
     def _dispatch(self, lane: str) -> None:
         """Start waiting jobs on the lane's free warm workers (under the lock)."""
         line = self._waiting[lane]
+        workers = self._workers[lane]
+        # A client may hold all but one of the lane's workers: the last one stays free for
+        # everybody else.
+        share = max(1, len(workers) - 1)
         while len(line):
-            free = [w for w in self._workers[lane] if w.ready and w.alive and w.current is None]
+            free = [w for w in workers if w.ready and w.alive and w.current is None]
             if not free:
                 return
-            pending = line.pop()
+            held = Counter(w.current.client for w in workers if w.current is not None)
+            pending = line.pop(partial(_under_share, held, share))
             if pending is None:
                 return
             # (A job put back after a failed start is running already.)
@@ -221,6 +237,7 @@ class PoolAiRunner(AiRunner):
                 while len(self._affinity) > SESSIONS_KEPT:
                     self._affinity.popitem(last=False)
             worker.current = pending
+            pending.started = time.monotonic()
             request = {"op": "search", "id": pending.job_id, "job": pending.job.to_json()}
             if not self._send(worker, request):
                 # The worker is dying (its reader thread replaces it): another one starts
@@ -253,7 +270,11 @@ class PoolAiRunner(AiRunner):
 
     def _supervise(self) -> None:
         while True:
-            lane = self._spawns.get()
+            try:
+                lane = self._spawns.get(timeout=1.0)
+            except queue.Empty:
+                self._end_stuck_workers()
+                continue
             if lane is None:
                 return
             with self._lock:
@@ -265,6 +286,22 @@ class PoolAiRunner(AiRunner):
                 log.exception("could not start an AI worker")
                 time.sleep(RESPAWN_PAUSE_S)
                 self._spawns.put(lane)
+
+    def _end_stuck_workers(self) -> None:
+        """Kill a worker whose search went on far past its limit (a hung external brain,
+        say): its job fails, to be retried, and another worker takes its place."""
+        now = time.monotonic()
+        with self._lock:
+            stuck = [
+                w
+                for lane in self._workers.values()
+                for w in lane
+                if w.current is not None and w.current.overdue(now)
+            ]
+        for worker in stuck:
+            log.error("AI worker %s is stuck on a search; ending it", worker.pid)
+            with contextlib.suppress(OSError):
+                worker.process.kill()
 
     def _spawn(self, lane: str) -> None:
         command = [sys.executable, "-m", WORKER_MODULE, "--parent", str(self._parent_pid)]
@@ -395,6 +432,10 @@ class PoolAiRunner(AiRunner):
             self._stop_process(worker)
         self._spawns.put(None)
         self._supervisor.join(timeout=STOP_WAIT_S)
+
+
+def _under_share(held: Counter[str], share: int, client: str) -> bool:
+    return held[client] < share
 
 
 def _resolve(future: Future[AiMove], settle: Callable[[Future[AiMove]], None]) -> None:

@@ -3,10 +3,11 @@
 
 A job finds the worker's game service, turn queue and name in the ``WorkerContext`` the
 worker installed before it started taking jobs. ``play_turn`` claims the turn's lease in
-Redis (``aiqueue``), renews it while searching, streams ``thinking`` reports to the
-game's room through the Socket.IO message queue, and finally commits the move through
-``GameService.apply_ai_move`` (a version compare-and-set in the shared database), which
-broadcasts the new state and queues the next AI turn of an engine game. A search whose
+Redis (``turns``), renews it while searching, streams ``thinking`` reports to the game's
+room through the Socket.IO message queue, and finally commits the move through
+``GameService.commit_ai_move``, the same commit path as the in-process pool's (a version
+compare-and-set in the shared database), which publishes the new state and queues the
+next AI turn of an engine game. A search whose
 game moved on (undo, resign, a re-run that finished first) stops early and commits
 nothing."""
 

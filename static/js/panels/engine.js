@@ -56,60 +56,64 @@ export function createEnginePanel(page) {
 
   return {
     render(state, view) {
-      const aiColors = COLORS.filter((c) => state.players[c] && state.players[c].kind === "ai");
-      card.hidden = aiColors.length === 0;
-      for (const color of COLORS) {
-        const side = sides[color];
-        side.hidden = !aiColors.includes(color);
-        if (side.hidden) continue;
-        side.querySelector(".thinking-name").textContent = playerLabel(state.players[color]);
-        const busy = state.status === "active" && state.turn === color;
-        const info = view.thinking[color];
-        if (info && info.engine) kinds[color] = info.engine;
-        const warming = busy && (state.warming || Boolean(info && info.warming));
-        side.querySelector(".spinner").hidden = !busy;
-        side.classList.toggle("busy", busy);
-        const note = side.querySelector(".thinking-note");
-        note.textContent = warming ? t("status.warming") : "";
-        note.hidden = !warming;
-        const figures = figuresOf(state, view, color);
-        const stats = side.querySelector(".thinking-stats");
-        stats.hidden = !figures;
-        side.querySelector(".thinking-pv").hidden = !(figures && figures.pv && figures.pv.length);
-        side.dataset.live = figures && figures.live ? "1" : "0";
-        const text = side.querySelector(".t-text");
-        const raw = info && info.engine === "external" && info.text ? info.text : "";
-        text.textContent = raw;
-        text.hidden = !raw;
-        if (!figures) continue;
-        setStat(side, "depth", typeof figures.depth === "number" ? String(figures.depth) : "");
-        setStat(side, "score", formatScore(figures.score));
-        const rate = figures.black_winrate;
-        setStat(
-          side,
-          "winrate",
-          formatWinrate(color === "black" || typeof rate !== "number" ? rate : 1 - rate),
-        );
-        setStat(
-          side,
-          "nps",
-          typeof figures.nps === "number" ? formatCount(figures.nps) + "/s" : "",
-        );
-        setStat(side, "nodes", formatCount(figures.nodes));
-        setStat(side, "time", formatMs(figures.time_ms));
-        if (figures.pv && figures.pv.length) {
-          side.querySelector(".t-pv").textContent = figures.pv
-            .map((p) => pointName(p, state.size))
-            .join(" ");
-        }
-        // MCTS counts playouts, not nodes.
-        const nodesLabel = side.querySelector(".t-nodes-label");
-        const labelKey = kinds[color] === "mcts" ? "think.playouts" : "think.nodes";
-        if (nodesLabel.dataset.i18n !== labelKey) {
-          nodesLabel.dataset.i18n = labelKey;
-          nodesLabel.textContent = t(labelKey);
-        }
-      }
+      const shown = renderSides(state, view);
+      // No figures yet and nothing thinking: nothing to show rather than placeholders.
+      card.hidden = shown === 0;
     },
   };
+
+  function renderSides(state, view) {
+    const aiColors = COLORS.filter((c) => state.players[c] && state.players[c].kind === "ai");
+    let shown = 0; // sides with figures or a search under way
+    for (const color of COLORS) {
+      const side = sides[color];
+      side.hidden = !aiColors.includes(color);
+      if (side.hidden) continue;
+      side.querySelector(".thinking-name").textContent = playerLabel(state.players[color]);
+      const busy = state.status === "active" && state.turn === color;
+      const info = view.thinking[color];
+      if (info && info.engine) kinds[color] = info.engine;
+      const warming = busy && (state.warming || Boolean(info && info.warming));
+      side.querySelector(".spinner").hidden = !busy;
+      side.classList.toggle("busy", busy);
+      const note = side.querySelector(".thinking-note");
+      note.textContent = warming ? t("status.warming") : "";
+      note.hidden = !warming;
+      const figures = figuresOf(state, view, color);
+      if (figures || busy) shown += 1;
+      const stats = side.querySelector(".thinking-stats");
+      stats.hidden = !figures;
+      side.querySelector(".thinking-pv").hidden = !(figures && figures.pv && figures.pv.length);
+      side.dataset.live = figures && figures.live ? "1" : "0";
+      const text = side.querySelector(".t-text");
+      const raw = info && info.engine === "external" && info.text ? info.text : "";
+      text.textContent = raw;
+      text.hidden = !raw;
+      if (!figures) continue;
+      setStat(side, "depth", typeof figures.depth === "number" ? String(figures.depth) : "");
+      setStat(side, "score", formatScore(figures.score));
+      const rate = figures.black_winrate;
+      setStat(
+        side,
+        "winrate",
+        formatWinrate(color === "black" || typeof rate !== "number" ? rate : 1 - rate),
+      );
+      setStat(side, "nps", typeof figures.nps === "number" ? formatCount(figures.nps) + "/s" : "");
+      setStat(side, "nodes", formatCount(figures.nodes));
+      setStat(side, "time", formatMs(figures.time_ms));
+      if (figures.pv && figures.pv.length) {
+        side.querySelector(".t-pv").textContent = figures.pv
+          .map((p) => pointName(p, state.size))
+          .join(" ");
+      }
+      // MCTS counts playouts, not nodes.
+      const nodesLabel = side.querySelector(".t-nodes-label");
+      const labelKey = kinds[color] === "mcts" ? "think.playouts" : "think.nodes";
+      if (nodesLabel.dataset.i18n !== labelKey) {
+        nodesLabel.dataset.i18n = labelKey;
+        nodesLabel.textContent = t(labelKey);
+      }
+    }
+    return shown;
+  }
 }
