@@ -116,7 +116,7 @@ class LiveServer:
         self._env = env or {}
         self._process: subprocess.Popen[bytes] | None = None
 
-    def start(self, timeout_s: float = 60.0) -> None:
+    def start(self, timeout_s: float = 180.0) -> None:
         self.instance.mkdir(parents=True, exist_ok=True)
         env = dict(os.environ)
         env.update({"GOMOKU_INSTANCE": str(self.instance), "AI_WORKERS": "1"})
