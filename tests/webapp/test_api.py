@@ -60,6 +60,7 @@ def test_create_an_ai_game_sets_a_seat_cookie(client: Any) -> None:
         "name": "AI Level 1",
         "level": 1,
         "connected": True,
+        "open": False,
     }
     assert set(state) >= {
         "id", "size", "rule", "version", "moves", "turn", "result", "forbidden", "clock",

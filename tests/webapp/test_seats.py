@@ -50,10 +50,14 @@ def test_take_seat_over_the_socket_then_the_cookie(
     events = join(socket_factory(friend_http), game_id)
     state = events.last_state()
     assert state["you"] is None and state["actions"]["take_seat"] is True
+    # The server names the free seat, even while its owner's socket is away.
+    assert state["players"]["white"]["open"] is True
+    assert state["players"]["black"]["open"] is False
     ack = events.sock.emit("take_seat", {"game_id": game_id}, namespace=NS, callback=True)
     assert ack["ok"] is True and ack["seat"] == "white" and ack["token"]
     seated = events.wait_state(lambda s: s["you"] == "white", 5)
     assert seated["status"] == "active" and seated["actions"]["take_seat"] is False
+    assert seated["players"]["white"]["open"] is False
     # The same socket may now play as white.
     owner = join(socket_factory(client), game_id)
     version = owner.last_state()["version"]

@@ -145,6 +145,8 @@ class JsonView:
                 "name": info.name,
                 "level": info.level,
                 "connected": info.kind is SeatKind.AI or seat in room.connected,
+                # Nobody holds this seat yet: the page offers it to a visitor.
+                "open": seat is game.free_seat,
             }
             for seat, info in sorted(game.seats.items())
         }

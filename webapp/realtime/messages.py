@@ -44,7 +44,7 @@ Server -> client
 
         {"id", "mode", "size", "rule", "status": "waiting"|"active"|"finished", "version",
          "moves": [[x, y], ...], "turn": "black"|"white",
-         "players": {"black": {"kind", "name", "level", "connected"}, "white": {...}},
+         "players": {"black": {"kind", "name", "level", "connected", "open"}, "white": {...}},
          "you": "black"|"white"|null,
          "actions": {"move", "undo", "hint", "takeback", "takeback_cancel",
                      "takeback_answer", "resign", "rematch", "rematch_answer", "draw",

@@ -40,17 +40,9 @@ export function createPlayersPanel(page) {
     }
   }
 
+  // The server marks the seat nobody holds yet; the page does not guess it.
   function freeSeat(state) {
-    return COLORS.find((c) => {
-      const player = state.players[c];
-      return (
-        !player ||
-        (player.kind === "human" &&
-          state.status === "waiting" &&
-          !player.connected &&
-          state.you !== c)
-      );
-    });
+    return COLORS.find((c) => state.players[c] && state.players[c].open);
   }
 
   seatButton.addEventListener("click", async () => {
