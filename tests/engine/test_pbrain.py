@@ -237,7 +237,11 @@ def test_mcts_player_answers_legally_and_names_itself() -> None:
         assert "mcts" in about["comment"]
         board = Board()
         board.push(process.begin(MOVE_TIMEOUT))
-        for opponent in [(8, 8), (6, 8)]:
+        # The player searches by sampling, so its replies vary: the opponent takes the first
+        # of these cells that is still empty.
+        candidates = [(8, 8), (6, 8), (8, 6), (6, 6), (9, 9)]
+        for _ in range(2):
+            opponent = next(c for c in candidates if board.stone_at(c) is None)
             board.push(opponent)
             board.push(parse_move(",".join(map(str, process.turn(opponent, MOVE_TIMEOUT))), board))
         assert any(m.startswith("depth ") for m in process.messages)
