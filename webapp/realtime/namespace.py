@@ -22,6 +22,7 @@ from webapp.game.errors import (
 )
 from webapp.game.service import GameService
 from webapp.game.types import OfferKind, Seat
+from webapp.players import identity
 from webapp.realtime.messages import EVENT_PARSERS, GameRef, MoveMessage
 from webapp.realtime.presence import Presence
 from webapp.realtime.publisher import room_of
@@ -146,7 +147,11 @@ class GameNamespace(Namespace):  # type: ignore[misc]
 
     def on_take_seat(self, data: Any = None) -> dict[str, Any]:
         def take(ref: GameRef) -> dict[str, Any]:
-            game, seat, token = self.service.take_seat(ref.game_id, request.cookies)
+            visitor = identity.socket_visitor()
+            person = visitor.person if visitor is not None else None
+            game, seat, token = self.service.take_seat(ref.game_id, request.cookies, person)
+            if visitor is not None:
+                identity.remember(visitor)
             if self.presence.is_member(ref.game_id, self.sid):
                 self.presence.join(ref.game_id, self.sid, seat.value)
             self.service.publish(game)
