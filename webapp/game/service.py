@@ -23,6 +23,8 @@ from typing import Any
 from webapp.ai.runner import AiRunner
 from webapp.ai.types import AiMove
 from webapp.game import creation, model, offers
+from webapp.game.absence import Absence
+from webapp.game.absence_records import StoredAbsences
 from webapp.game.ai_turns import AiTurns, PoolTurns, QueueTurns, ai_change
 from webapp.game.analysis import Analysis, Reply
 from webapp.game.errors import GameActionError, GameNotFound, StaleStateError
@@ -42,7 +44,7 @@ from webapp.game.types import Mode, OfferKind, Seat, Status
 from webapp.game.view import Activity, JsonView
 from webapp.players.registry import PlayerRegistry
 from webapp.realtime.messages import EngineMoveRequest, ImportRequest, NewGame
-from webapp.realtime.publisher import Emit, Publisher
+from webapp.realtime.publisher import Audience, Emit, Publisher
 from webapp.storage.store import GameNotFoundError, GameRecord, StaleVersionError, Store
 
 log = logging.getLogger(__name__)
@@ -89,6 +91,7 @@ class GameService:
             now=self.now,
             on_countdown=self._countdown,
             emit=emit,
+            absence=Absence(StoredAbsences(store.engine, store.writing)),
         )
         self.timers = GameTimers()
         self.analysis = Analysis(runner, hint_time_s=self.settings.hint_time_s)
@@ -223,13 +226,13 @@ class GameService:
     def _announce_now(self, game_id: str) -> None:
         try:
             with self.lock(game_id):
-                members = self.publisher.members(game_id)
-                if members is None:
+                audience = self.publisher.audience(game_id)
+                if audience is None:
                     return
-                if self.publisher.seated_changed(game_id, members):
+                if self.publisher.seated_changed(game_id, audience):
                     self.publish(self.load(game_id))
-                elif members:
-                    self.publisher.spectators(game_id, members)
+                elif audience:
+                    self.publisher.spectators(game_id, audience)
         except Exception:
             log.exception("could not announce the comings and goings of %s", game_id)
 
@@ -337,7 +340,8 @@ class GameService:
 
     def claim_victory(self, game_id: str, seat: Seat | None) -> Game:
         def claim(game: Game, now: int) -> Change:
-            gone = self.publisher.observe(game, self.publisher.members(game_id) or [], now)
+            audience = self.publisher.audience(game_id) or Audience()
+            gone = self.publisher.observe(game, audience, now)
             since = gone.get(seat.other) if seat is not None else None
             return model.claim_victory(
                 game, seat, now, opponent_gone_since=since, after_ms=self.settings.abandon_ms
@@ -452,6 +456,7 @@ class GameService:
                 with self.lock(game_id):
                     game = self.settled(self.load(game_id))
                     self._arm_timers(game)
+                    self.publisher.resume(game)
                     if game.ai_to_move is not None:
                         self.turns.schedule(game)
                         started += 1
