@@ -10,14 +10,22 @@ survives a restart and all servers of a deployment share it."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
-from webapp.game.absence_records import AbsenceRecords, MemoryAbsences
+from sqlalchemy.engine import Engine
+
+from webapp.game.absence_records import AbsenceRecords, MemoryAbsences, StoredAbsences
 from webapp.game.types import Seat
 
 
 class Absence:
     def __init__(self, records: AbsenceRecords | None = None) -> None:
         self.records: AbsenceRecords = records if records is not None else MemoryAbsences()
+
+    @classmethod
+    def stored(cls, engine: Engine, writing: Any = None) -> Absence:
+        """Kept in the database of ``engine`` (``writing``: held around each write)."""
+        return cls(StoredAbsences(engine, writing))
 
     def observe(
         self, game_id: str, humans: Iterable[Seat], connected: Iterable[Seat], now: int

@@ -24,7 +24,6 @@ from webapp.ai.runner import AiRunner
 from webapp.ai.types import AiMove
 from webapp.game import creation, model, offers
 from webapp.game.absence import Absence
-from webapp.game.absence_records import StoredAbsences
 from webapp.game.ai_turns import AiTurns, PoolTurns, QueueTurns, ai_change
 from webapp.game.analysis import Analysis, Reply
 from webapp.game.errors import GameActionError, GameNotFound, StaleStateError
@@ -44,7 +43,7 @@ from webapp.game.types import Mode, OfferKind, Person, Seat, Status
 from webapp.game.view import Activity, JsonView
 from webapp.players.registry import PlayerRegistry
 from webapp.realtime.messages import EngineMoveRequest, ImportRequest, NewGame
-from webapp.realtime.publisher import Audience, Emit, Publisher
+from webapp.realtime.publisher import Emit, Publisher
 from webapp.storage.store import GameNotFoundError, GameRecord, StaleVersionError, Store
 
 log = logging.getLogger(__name__)
@@ -95,7 +94,7 @@ class GameService:
             now=self.now,
             on_countdown=self._countdown,
             emit=emit,
-            absence=Absence(StoredAbsences(store.engine, store.writing)),
+            absence=Absence.stored(store.engine, store.writing),
         )
         self.timers = GameTimers()
         self.analysis = Analysis(runner, hint_time_s=self.settings.hint_time_s)
@@ -231,13 +230,7 @@ class GameService:
     def _announce_now(self, game_id: str) -> None:
         try:
             with self.lock(game_id):
-                audience = self.publisher.audience(game_id)
-                if audience is None:
-                    return
-                if self.publisher.seated_changed(game_id, audience):
-                    self.publish(self.load(game_id))
-                elif audience:
-                    self.publisher.spectators(game_id, audience)
+                self.publisher.announce_now(game_id, lambda: self.publish(self.load(game_id)))
         except Exception:
             log.exception("could not announce the comings and goings of %s", game_id)
 
@@ -347,8 +340,7 @@ class GameService:
 
     def claim_victory(self, game_id: str, seat: Seat | None) -> Game:
         def claim(game: Game, now: int) -> Change:
-            audience = self.publisher.audience(game_id) or Audience()
-            gone = self.publisher.observe(game, audience, now)
+            gone = self.publisher.gone(game, now)
             since = gone.get(seat.other) if seat is not None else None
             return model.claim_victory(
                 game, seat, now, opponent_gone_since=since, after_ms=self.settings.abandon_ms

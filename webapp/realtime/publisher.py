@@ -130,6 +130,10 @@ class Publisher:
             self.countdown(game, seat, since, now)
         return gone
 
+    def gone(self, game: Game, now: int) -> dict[Seat, int]:
+        """Who of a friend game's players is gone now, and since when (for a claim)."""
+        return self.observe(game, self.audience(game.id) or Audience(), now)
+
     def countdown(self, game: Game, seat: Seat, since: int, now: int) -> None:
         """Have the state published again when the claim against ``seat`` opens."""
         at = claim_at(since, self.view.abandon_ms)
@@ -196,12 +200,17 @@ class Publisher:
                 payload = {"game": game.id, "game_id": game.id, "kind": event.kind.value}
                 self.emit(name, {**payload, "by": event.by.value}, room_of(game.id))
 
-    def seated_changed(self, game_id: str, audience: Audience) -> bool:
-        return self._seated_seen.get(game_id) != audience.connected
-
-    def spectators(self, game_id: str, audience: Audience) -> None:
-        count = audience.spectators
-        self.emit("spectators", {"game_id": game_id, "count": count}, room_of(game_id))
+    def announce_now(self, game_id: str, publish_all: Callable[[], None]) -> None:
+        """Sockets came or went: the full state (``publish_all``) if a seated one did,
+        else only the new spectator count."""
+        audience = self.audience(game_id)
+        if audience is None:
+            return
+        if self._seated_seen.get(game_id) != audience.connected:
+            publish_all()
+        elif audience:
+            count = audience.spectators
+            self.emit("spectators", {"game_id": game_id, "count": count}, room_of(game_id))
 
     def announce(self, game_id: str, announce_now: Callable[[str], None]) -> None:
         """Within ``ANNOUNCE_S``, once however many changes come meanwhile, call
