@@ -276,6 +276,8 @@ export const STRINGS = {
     "error.claim_too_early": "You can claim the win in {seconds} s",
     "error.already_seated": "You already have a seat in this game",
     "error.forbidden_origin": "That request came from another site",
+    "preset.untimed": "Untimed",
+    "preset.note": "Minutes each + seconds added per move",
   },
   zh: {
     "nav.play": "对弈",
@@ -544,5 +546,7 @@ export const STRINGS = {
     "error.claim_too_early": "{seconds} 秒后可以判胜",
     "error.already_seated": "你在这盘棋里已经有座位了",
     "error.forbidden_origin": "该请求来自其他网站",
+    "preset.untimed": "不计时",
+    "preset.note": "每方分钟数 + 每步加秒",
   },
 };

@@ -5,8 +5,10 @@ HTTP JSON API
     "freestyle"|"standard"|"renju", "color": "black"|"white"|"random", "level": 1..5,
     "defence": 0.5..2.0, "black_level", "white_level" (aivai), "black_player",
     "white_player" (aivai, player ids such as ``negamax:3``, ``mcts``, ``engine:<name>``;
-    they win over the levels), "clock": null | {"base_s", "increment_s"} (friend), "moves":
-    [[x, y], ...]}`` -> 201 ``{"id", "url"}`` and the creator's seat cookie ``seat_<id>``
+    they win over the levels), "clock": null | {"base_s", "increment_s"} (friend) or
+    "preset": "1+0"|"3+2"|"5+3"|"10+5"|"30+0"|"untimed" (friend; without either a friend
+    game gets the 5+3 clock, ``lobby.presets``), "moves": [[x, y], ...]}`` -> 201
+    ``{"id", "url"}`` and the creator's seat cookie ``seat_<id>``
     (HttpOnly, SameSite=Lax, Path=/). ``GET /api/v1/players`` -> ``{"players": [{"id",
     "name", "kind", "level", "description"}], "ratings": [{"id", "name", "games", "wins",
     "losses", "draws", "rating"}]}``; ``GET /players`` is the Elo table page.
@@ -123,6 +125,7 @@ from typing import Any
 from engine import MAX_SIZE, MIN_SIZE
 from engine.search.levels import LEVELS
 from webapp.game.errors import BadRequestError
+from webapp.lobby.presets import DEFAULT_CLOCK, clock_of, parse_preset
 
 MAX_ID_CHARS = 200
 MAX_MOVES = MAX_SIZE * MAX_SIZE
@@ -355,7 +358,14 @@ def parse_new_game(body: Any) -> NewGame:
     size = _int(data, "size", MIN_SIZE, MAX_SIZE, 15)
     clock: ClockSettings | None = None
     raw_clock = data.get("clock")
-    if raw_clock is not None:
+    if "preset" in data:
+        if mode != "friend" or raw_clock is not None:
+            raise BadRequestError("'preset' is for friend games, instead of 'clock'")
+        millis = clock_of(parse_preset(data["preset"]))
+        clock = ClockSettings(*millis) if millis is not None else None
+    elif "clock" not in data and mode == "friend":
+        clock = ClockSettings(*DEFAULT_CLOCK)
+    elif raw_clock is not None:
         if mode != "friend":
             raise BadRequestError("'clock' is only for friend games")
         clock_data = _object(raw_clock, "'clock'")
