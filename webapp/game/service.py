@@ -26,7 +26,7 @@ from webapp.game import creation, model, offers
 from webapp.game.ai_turns import AiTurns, PoolTurns, QueueTurns, ai_change
 from webapp.game.analysis import Analysis, Reply
 from webapp.game.errors import GameActionError, GameNotFound, StaleStateError
-from webapp.game.events import SeatTaken
+from webapp.game.events import GameFinished, SeatTaken
 from webapp.game.model import Change, Game
 from webapp.game.records import game_of, record_of, update_of
 from webapp.game.seat_keys import (
@@ -104,6 +104,8 @@ class GameService:
         # The line the engine expected with the latest AI move of each game.
         self._pv: dict[str, tuple[tuple[int, int], ...]] = {}
         self._closed = False
+        # Called with every game once its end is stored (the people's ratings).
+        self.finish_hooks: list[Callable[[Game], None]] = []
 
     # -- plumbing -----------------------------------------------------------------------
 
@@ -176,6 +178,9 @@ class GameService:
             self.turns.schedule(game)
             self.publish(game, change)
         self._arm_timers(game)
+        if any(isinstance(event, GameFinished) for event in change.events):
+            for hook in self.finish_hooks:
+                hook(game)
         return game
 
     # -- publishing ---------------------------------------------------------------------
