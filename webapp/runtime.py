@@ -23,6 +23,7 @@ from webapp.players.person_ratings import PersonRatings
 from webapp.players.registry import PlayerRegistry
 from webapp.realtime.presence import Presence
 from webapp.realtime.publisher import Emit
+from webapp.storage import people_tables  # noqa: F401  (its tables, for create_all)
 from webapp.storage.store import Store
 
 

@@ -113,21 +113,19 @@ def test_leaderboard_puts_established_ratings_first(ratings: PersonRatings) -> N
 # -- the game-end hook -------------------------------------------------------------------
 
 
-def human(name: str) -> SeatInfo:
-    return SeatInfo(SeatKind.HUMAN, name, None, hash_token(name))
+def human(name: str, person: str) -> SeatInfo:
+    return SeatInfo(SeatKind.HUMAN, name, None, hash_token(name), person)
 
 
-def lobby_game(
-    game_id: str = "g1", *, rated: bool = True, people: dict[str, str] | None = None
-) -> model.Game:
+def lobby_game(game_id: str = "g1", *, rated: bool = True, white: str = "p-bob") -> model.Game:
     return model.new_game(
         game_id,
         Mode.FRIEND,
         size=15,
         rule=Rule.FREESTYLE,
-        seats={Seat.BLACK: human("Ann"), Seat.WHITE: human("Bob")},
+        seats={Seat.BLACK: human("Ann", "p-ann"), Seat.WHITE: human("Bob", white)},
         now=T0,
-        settings={"rated": rated, "people": people or {"black": "p-ann", "white": "p-bob"}},
+        settings={"rated": rated},
     )
 
 
@@ -151,8 +149,7 @@ def test_hook_rates_a_rated_game_with_a_result(ratings: PersonRatings) -> None:
 def test_hook_ignores_aborted_casual_and_self_games(ratings: PersonRatings) -> None:
     ratings.on_game_finished(model.abort(lobby_game("a"), Seat.BLACK, T0).game)
     ratings.on_game_finished(finished_by_five(lobby_game("c", rated=False)))
-    same = {"black": "p-ann", "white": "p-ann"}
-    ratings.on_game_finished(finished_by_five(lobby_game("s", people=same)))
+    ratings.on_game_finished(finished_by_five(lobby_game("s", white="p-ann")))
     assert ratings.ratings_of("p-ann") == [] and ratings.ratings_of("p-bob") == []
 
 

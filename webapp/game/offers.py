@@ -173,8 +173,7 @@ def rematch_game(game: Game, new_id: str, now: int) -> Game:
 
 def _swapped_settings(game: Game) -> dict[str, object]:
     settings = dict(game.settings)
-    for key in ("players", "people"):  # seat -> player id; seat -> person id (ratings)
-        by_seat = settings.get(key)
-        if isinstance(by_seat, dict):
-            settings[key] = {Seat(side).other.value: pid for side, pid in by_seat.items()}
+    players = settings.get("players")
+    if isinstance(players, dict):
+        settings["players"] = {Seat(side).other.value: pid for side, pid in players.items()}
     return settings

@@ -3,8 +3,8 @@
 A rule key is the game's rule and board size, ``<rule>-<size>`` (``freestyle-15``,
 ``renju-15``, ``standard-19``): a rating on one does not say much about another. An
 opening rule (swap, swap2, ...) does not change the key. Only games created rated
-(``settings["rated"]``, from the lobby) between two different people
-(``settings["people"]``: seat -> person id, from ``players.identity``) count, once they
+(``settings["rated"]``, from the lobby) between two different people (the person ids
+the seats hold, from ``players.identity``) count, once they
 finish with a result: a win, a loss or a draw, whatever the termination (five, resign,
 flag, abandonment, agreement); an aborted game does not count. The game service calls
 ``on_game_finished`` for every game that ends; the ``rated_games`` table's primary key
@@ -132,18 +132,12 @@ def rated_players(game: Game) -> dict[Seat, RatedPlayer] | None:
         return None
     if game.result.termination is Termination.ABORTED:
         return None
-    people = game.settings.get("people")
-    if not isinstance(people, dict):
-        return None
     found: dict[Seat, RatedPlayer] = {}
     for seat in Seat:
-        person = people.get(seat.value)
         info = game.seats.get(seat)
-        if not isinstance(person, str) or not person or info is None:
+        if info is None or info.kind is not SeatKind.HUMAN or not info.player_id:
             return None
-        if info.kind is not SeatKind.HUMAN:
-            return None
-        found[seat] = RatedPlayer(person, info.name)
+        found[seat] = RatedPlayer(info.player_id, info.name)
     if found[Seat.BLACK].person_id == found[Seat.WHITE].person_id:
         return None
     return found
