@@ -320,6 +320,10 @@ class GameService:
         game, token = creation.new_from_psq(request, self.players, self.now(), creator=creator)
         return self._store_new(game), token
 
+    def store_new(self, game: Game) -> Game:
+        """Store a game made elsewhere (a lobby game), arm its timers, schedule its AI."""
+        return self._store_new(game)
+
     def _store_new(self, game: Game) -> Game:
         game = game_of(self.store.create(record_of(game)))
         self._arm_timers(game)

@@ -119,7 +119,19 @@ is the English fallback). The HTTP API answers ``{"error": message, "code", "par
     ``forbidden_origin``: a seat request from another site. ``server_error``: an
     unexpected failure (logged); nothing changed. ``chat_empty``, ``chat_too_long``
     {max}, ``chat_repeat`` (the same line again at once), ``chat_closed`` (nobody to
-    chat with).
+    chat with). Lobby: ``seek_exists`` (one open seek per person and kind),
+    ``own_seek`` (your own seek cannot be taken), ``seek_not_found`` (taken or gone),
+    ``no_identity`` (a lobby socket without the visitor cookie).
+
+Socket.IO namespace ``/lobby`` (``lobby.namespace``): client -> server ``seek_create
+{rule, size, preset, rated, color, opening}`` (ack ``{ok, seek}``), ``seek_cancel
+{kind: "seek"|"quick"}``, ``seek_take {seek_id}`` (ack ``{ok, game_id, url}``),
+``quick_pair {rule, size, preset, rated}`` (ack ``{ok, waiting}`` or ``{ok, game_id,
+url}``), ``quick_cancel {}``. Server -> client: ``lobby_seeks {seeks: [{id, kind,
+name, rule, size, preset, rated, color, opening, rating, provisional, created}]}`` to
+the room ``lobby`` after every change; ``lobby_start {game_id, url}`` to both people of
+a game a seek or a pairing started (``url`` is ``/lobby/go/<id>``: it sets the seat
+cookie and shows the game).
 
 The socket namespace (``namespace``) and the API blueprint (``http.api``) validate with the
 functions below before the game service (``game.service``) sees anything."""
@@ -154,6 +166,7 @@ ERROR_CODES = frozenset(
         "rematch_mode", "game_not_finished", "abort_too_late", "claim_not_allowed",
         "opponent_present", "claim_too_early", "seat_taken", "already_seated",
         "forbidden_origin", "chat_empty", "chat_too_long", "chat_repeat", "chat_closed",
+        "seek_exists", "own_seek", "seek_not_found", "no_identity",
     }
 )  # fmt: skip
 
