@@ -16,6 +16,7 @@ from typing import Any
 
 from engine import Rule
 from webapp.game.model import Game
+from webapp.game.opening_types import OpeningState
 from webapp.game.types import (
     Clock,
     EngineFigures,
@@ -37,6 +38,7 @@ def game_of(record: GameRecord) -> Game:
     start_plies = int(settings.pop("start_plies", 0) or 0)
     imported = bool(settings.pop("imported", False))
     clock_settings = settings.pop("clock", None)
+    opening = settings.pop("opening_state", None)
     offers = record.offers or {}
     return Game(
         id=record.id,
@@ -62,6 +64,7 @@ def game_of(record: GameRecord) -> Game:
         start_plies=start_plies,
         imported=imported,
         settings=settings,
+        opening=OpeningState.from_json(opening) if isinstance(opening, dict) else None,
     )
 
 
@@ -94,6 +97,8 @@ class Update:
     truncate_to: int | None = None
     add_moves: list[MoveRecord] = field(default_factory=list)
     seat_tokens: dict[str, str] = field(default_factory=dict)
+    # The two seats change hands (an opening's swap).
+    swap_seats: bool = False
 
 
 def update_of(old: Game, new: Game) -> Update:
@@ -104,12 +109,17 @@ def update_of(old: Game, new: Game) -> Update:
         kept += 1
     truncate_to = kept if kept < len(old.moves) else None
     added = [_move_record(ply, new.moves[ply - 1]) for ply in range(kept + 1, len(new.moves) + 1)]
+    swaps = [game.opening.swaps if game.opening is not None else 0 for game in (old, new)]
+    swap_seats = swaps[0] % 2 != swaps[1] % 2
     tokens = {
         seat.value: info.token_hash
         for seat, info in new.seats.items()
-        if info.token_hash is not None and old.seats[seat].token_hash is None
+        if info.token_hash is not None and old.seats[seat].token_hash is None and not swap_seats
     }
-    return Update(_columns(new), truncate_to, added, tokens)
+    changes = _columns(new)
+    if old.opening != new.opening or old.settings != new.settings:
+        changes["settings"] = _settings_of(new)
+    return Update(changes, truncate_to, added, tokens, swap_seats)
 
 
 def result_json(result: Result) -> dict[str, Any]:
@@ -160,6 +170,8 @@ def _settings_of(game: Game) -> dict[str, Any]:
         settings["start_plies"] = game.start_plies
     if game.imported:
         settings["imported"] = True
+    if game.opening is not None:
+        settings["opening_state"] = game.opening.to_json()
     return settings
 
 
