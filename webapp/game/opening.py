@@ -24,7 +24,7 @@ usual with the side to move by the stones' count."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -34,9 +34,20 @@ from webapp.game.errors import (
     IllegalMoveRefused,
     NotAPlayerError,
     NotYourTurnError,
+    StaleStateError,
 )
 from webapp.game.events import Event, MovePlayed, OpeningAdvanced
-from webapp.game.model import Change, Game, finish, outcome_result, require_active
+from webapp.game.model import (
+    Change,
+    Game,
+    finish,
+    outcome_result,
+    require_active,
+    require_player,
+)
+from webapp.game.model import (
+    play as play_move,
+)
 from webapp.game.opening_rules import (
     FIFTH_MOVES,
     MIN_SIZES,
@@ -117,6 +128,25 @@ def _require_step(game: Game, seat: Seat | None, *kinds: StepKind) -> tuple[Open
 
 
 # -- the transitions ---------------------------------------------------------------------
+
+
+def play(game: Game, seat: Seat | None, point: Point, now: int) -> Change:
+    """A board click: the opening's step while it lasts, else a move (``model.play``)."""
+    if game.opening_active:
+        return on_point(game, seat, point, now)
+    return play_move(game, seat, point, now)
+
+
+def human_choice(seat: Seat | None, option: str, version: int) -> Callable[[Game, int], Change]:
+    """The transition of a player's ``opening_choice`` made on the board at ``version``."""
+
+    def transition(game: Game, now: int) -> Change:
+        require_player(game, seat)
+        if version != game.version:
+            raise StaleStateError("the game changed; your board was out of date")
+        return choose(game, seat, option, now)
+
+    return transition
 
 
 def on_point(game: Game, seat: Seat | None, point: Point, now: int) -> Change:

@@ -100,6 +100,16 @@ class Update:
     # The two seats change hands (an opening's swap).
     swap_seats: bool = False
 
+    def arguments(self) -> dict[str, Any]:
+        """The keyword arguments of ``Store.update``."""
+        return {
+            "changes": self.changes,
+            "truncate_to": self.truncate_to,
+            "add_moves": self.add_moves,
+            "seat_tokens": self.seat_tokens,
+            "swap_seats": self.swap_seats,
+        }
+
 
 def update_of(old: Game, new: Game) -> Update:
     kept = 0

@@ -158,15 +158,7 @@ class GameService:
     def _commit(self, old: Game, change: Change, pv: tuple[tuple[int, int], ...] = ()) -> Game:
         update = update_of(old, change.game)
         try:
-            version = self.store.update(
-                old.id,
-                old.version,
-                changes=update.changes,
-                truncate_to=update.truncate_to,
-                add_moves=update.add_moves,
-                seat_tokens=update.seat_tokens,
-                swap_seats=update.swap_seats,
-            )
+            version = self.store.update(old.id, old.version, **update.arguments())
         except StaleVersionError:
             raise StaleStateError("the game changed; try again", code="stale") from None
         game = replace(change.game, version=version)
@@ -326,22 +318,13 @@ class GameService:
             model.require_active(game)
             if version != game.version:
                 raise StaleStateError("the game changed; your board was out of date")
-            if game.opening_active:
-                return opening.on_point(game, seat, (x, y), now)
-            return model.play(game, seat, (x, y), now)
+            return opening.play(game, seat, (x, y), now)
 
         return self._act(game_id, move)[0]
 
     def opening_choice(self, game_id: str, seat: Seat | None, option: str, version: int) -> Game:
         """A choice of the opening phase (a colour, place two, offer, a count)."""
-
-        def choose(game: Game, now: int) -> Change:
-            model.require_player(game, seat)
-            if version != game.version:
-                raise StaleStateError("the game changed; your board was out of date")
-            return opening.choose(game, seat, option, now)
-
-        return self._act(game_id, choose)[0]
+        return self._act(game_id, opening.human_choice(seat, option, version))[0]
 
     def undo(self, game_id: str, seat: Seat | None) -> Game:
         return self._act(game_id, lambda game, now: model.undo(game, seat, now))[0]
