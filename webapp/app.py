@@ -103,6 +103,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(instance_dir)
 
+    from webapp.accounts import routes as account_routes
+    from webapp.chat.repo import ChatRepo
+    from webapp.chat.service import ChatService
     from webapp.http import api, health, json_body, pages, players_page, rules_page, security
     from webapp.realtime import guard
     from webapp.realtime.namespace import NAMESPACE, GameNamespace
@@ -130,6 +133,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         socketio.server.manager_initialized = True
         socketio.server.manager.initialize()
     limiter = RateLimiter(float(app.config["RATE_PER_S"]), float(app.config["RATE_BURST"]))
+    chat = ChatService(
+        ChatRepo(runtime.store.engine),
+        lambda event, payload, to: socketio.emit(event, payload, namespace=NAMESPACE, to=to),
+    )
     socketio.on_namespace(
         GameNamespace(
             NAMESPACE,
@@ -137,6 +144,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
             presence,
             limiter,
             check_available=shared.check_available if shared is not None else None,
+            chat=chat,
         )
     )
     service.set_emitter(
@@ -152,6 +160,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     pages.init_app(app)
     health.init_app(app)
     players_page.init_app(app)
+    account_routes.init_app(app)
     rules_page.init_app(app)
     security.init_app(app)  # last: it wraps everything else
     if app.config["AI_RESUME"]:

@@ -47,7 +47,9 @@ def game_of(record: GameRecord) -> Game:
         rule=Rule.from_name(record.rule),
         status=Status(record.status),
         seats={
-            Seat(color): SeatInfo(SeatKind(seat.kind), seat.name, seat.level, seat.token_hash)
+            Seat(color): SeatInfo(
+                SeatKind(seat.kind), seat.name, seat.level, seat.token_hash, seat.player_id
+            )
             for color, seat in record.seats.items()
         },
         moves=tuple(_move_of(m) for m in record.moves),
@@ -81,7 +83,7 @@ def record_of(game: Game) -> GameRecord:
         moves=[_move_record(ply, move) for ply, move in enumerate(game.moves, start=1)],
         seats={
             seat.value: SeatRecord(
-                seat.value, info.kind.value, info.token_hash, info.level, info.name
+                seat.value, info.kind.value, info.token_hash, info.level, info.name, info.player_id
             )
             for seat, info in game.seats.items()
         },
@@ -97,6 +99,8 @@ class Update:
     truncate_to: int | None = None
     add_moves: list[MoveRecord] = field(default_factory=list)
     seat_tokens: dict[str, str] = field(default_factory=dict)
+    # Who took those seats: person id and display name.
+    seat_holders: dict[str, tuple[str | None, str]] = field(default_factory=dict)
     # The two seats change hands (an opening's swap).
     swap_seats: bool = False
 
@@ -107,6 +111,7 @@ class Update:
             "truncate_to": self.truncate_to,
             "add_moves": self.add_moves,
             "seat_tokens": self.seat_tokens,
+            "seat_holders": self.seat_holders,
             "swap_seats": self.swap_seats,
         }
 
@@ -126,10 +131,12 @@ def update_of(old: Game, new: Game) -> Update:
         for seat, info in new.seats.items()
         if info.token_hash is not None and old.seats[seat].token_hash is None and not swap_seats
     }
+    holders = {color: (new.seats[Seat(color)].player_id, new.seats[Seat(color)].name)
+               for color in tokens}  # fmt: skip
     changes = _columns(new)
     if old.opening != new.opening or old.settings != new.settings:
         changes["settings"] = _settings_of(new)
-    return Update(changes, truncate_to, added, tokens, swap_seats)
+    return Update(changes, truncate_to, added, tokens, holders, swap_seats)
 
 
 def result_json(result: Result) -> dict[str, Any]:

@@ -38,7 +38,9 @@ Socket.IO namespace ``/game``, client -> server (JSON objects, every field check
     {game_id}``; ``rematch {game_id}`` (an offer; against the AI the new game starts at
     once); ``rematch_answer {game_id, accept}``; ``draw_offer {game_id}``; ``draw_answer
     {game_id, accept}``; ``abort {game_id}`` (until each side has moved);
-    ``claim_victory {game_id}`` (once the ``abandon`` countdown is over).
+    ``claim_victory {game_id}`` (once the ``abandon`` countdown is over);
+    ``chat {game_id, text}`` (plain text, 1-140 characters after cleaning; see
+    ``chat.rules``: players and spectators have separate channels).
     ``opening_choice {game_id, option, version}`` during an opening: ``option`` is
     ``black``/``white`` (the colour to play: the other one than yours is a swap),
     ``place_two`` (swap2), ``offer`` (taraguchi: offer the fifth moves instead of
@@ -102,6 +104,11 @@ Server -> client
     external engines send ``engine: "external"`` and ``text``, the raw MESSAGE line, with
     the numbers only when the line is in our brain's format.
     ``hint {game, game_id, move, x, y, score, depth, pv}`` to the asker.
+    ``chat_history {game_id, channel: "players"|"spectators"|null, messages: [line]}`` to
+    a socket that joins (or takes a seat): its channel's last 50 lines; null when the
+    viewer has nobody to chat with (the human playing the AI). ``chat {game_id, id,
+    channel, seat: colour|null, name, text, at (epoch ms)}`` to the readers of that
+    channel only.
     ``error {code, message, params}`` to the sender only; every client event also answers
     with an acknowledgement ``{"ok": true, ...}`` or ``{"ok": false, "error": {code,
     message, params}}``. States carry a ``version``; a client keeps the highest it has
@@ -138,6 +145,9 @@ is the English fallback). The HTTP API answers ``{"error": message, "code", "par
     ``opening_area`` {x, y, size}: the stone goes within the central size x size square.
     ``opening_symmetric`` {x, y}: that fifth move is offered already or mirrors one.
     ``opening_not_offered`` {x, y}: pick one of the offered fifth moves.
+    unexpected failure (logged); nothing changed. ``chat_empty``, ``chat_too_long``
+    {max}, ``chat_repeat`` (the same line again at once), ``chat_closed`` (nobody to
+    chat with).
 
 The socket namespace (``namespace``) and the API blueprint (``http.api``) validate with the
 functions below before the game service (``game.service``) sees anything."""
@@ -174,6 +184,7 @@ ERROR_CODES = frozenset(
         "forbidden_origin", "bad_opening", "opening_in_progress", "no_opening",
         "opening_step", "opening_option", "opening_area", "opening_symmetric",
         "opening_not_offered",
+        "chat_empty", "chat_too_long", "chat_repeat", "chat_closed",
     }
 )  # fmt: skip
 
@@ -314,6 +325,12 @@ def parse_opening_choice(data: Any) -> OpeningChoice:
 
 
 @dataclass(frozen=True)
+class ChatMessage:
+    game_id: str
+    text: str
+
+
+@dataclass(frozen=True)
 class Answer:
     """An answer to the opponent's offer (takeback, draw or rematch)."""
 
@@ -344,6 +361,25 @@ def parse_answer(data: Any) -> Answer:
 
 parse_takeback_answer = parse_answer
 
+MAX_CHAT_PAYLOAD_CHARS = 1000
+
+
+def parse_chat(data: Any) -> ChatMessage:
+    """``chat {game_id, text}``: the text is cleaned and measured by ``chat.rules``."""
+    game_id = game_id_of(data)
+    text = data.get("text", _MISSING)
+    if text is _MISSING:
+        raise _bad("'text' is required", "text", "required")
+    if not isinstance(text, str):
+        raise _bad("'text' must be a string", "text", "type")
+    if len(text) > MAX_CHAT_PAYLOAD_CHARS:
+        raise BadRequestError(
+            "a message has at most 140 characters",
+            code="chat_too_long",
+            params={"max": 140},
+        )
+    return ChatMessage(game_id, text)
+
 
 # One table: the events the namespace accepts and how each payload is read.
 EVENT_PARSERS: dict[str, Callable[[Any], Any]] = {
@@ -363,6 +399,7 @@ EVENT_PARSERS: dict[str, Callable[[Any], Any]] = {
     "claim_victory": parse_game_ref,
     "take_seat": parse_game_ref,
     "opening_choice": parse_opening_choice,
+    "chat": parse_chat,
 }
 
 
