@@ -80,7 +80,7 @@ function seekItem(seek) {
     t(seek.rated ? "lobby.rated" : "lobby.casual"),
     t("color." + seek.color),
   ];
-  if (seek.opening && seek.opening !== "none") parts.push(t("opening." + seek.opening));
+  if (seek.opening && seek.opening !== "none") parts.push(t("home.opening." + seek.opening));
   what.textContent = parts.join(" · ");
   const button = document.createElement("button");
   button.type = "button";
@@ -162,6 +162,20 @@ socket.on("lobby_seeks", (payload) => {
   render();
 });
 socket.on("lobby_start", (payload) => go(payload.url));
+
+// The opening rules offered follow the board rule chosen; the server refuses any other.
+function syncOpenings() {
+  const rule = seekForm.elements.rule.value;
+  const select = seekForm.elements.opening;
+  for (const option of select.options) {
+    const fits = option.dataset.rules.split(" ").includes(rule);
+    option.disabled = !fits;
+    option.hidden = !fits;
+  }
+  if (select.selectedOptions[0] && select.selectedOptions[0].disabled) select.value = "none";
+}
+seekForm.elements.rule.addEventListener("change", syncOpenings);
+syncOpenings();
 
 render();
 onChange(render);

@@ -231,3 +231,15 @@ def test_leaderboard_page_and_json(app: Any, lobby: Any) -> None:
     assert "Ann" in page and "provisional" in page
     assert client.get("/api/v1/leaderboard?rule=chess-8").status_code == 400
     assert client.get("/leaderboard?rule=<b>").status_code == 200
+
+
+def test_a_seek_passes_its_opening_rule_to_the_game(app: Any, lobby: Any) -> None:
+    _, ann = browser(app)
+    wrong = ann.emit("seek_create", {**SEEK, "rule": "renju", "opening": "swap2"},
+                     namespace=NS, callback=True)  # fmt: skip
+    assert wrong["error"]["code"] == "bad_opening"
+    seek = ann.emit("seek_create", {**SEEK, "opening": "swap2"}, namespace=NS, callback=True)
+    assert seek["ok"] and seek["seek"]["opening"] == "swap2"
+    game_id = lobby.take(BOB, seek["seek"]["id"])
+    game = lobby.games.load(game_id)
+    assert game.settings["opening"] == "swap2" and game.opening is not None

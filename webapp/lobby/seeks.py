@@ -7,14 +7,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine import MAX_SIZE, MIN_SIZE
+from engine import MAX_SIZE, MIN_SIZE, Rule
+from webapp.game import opening
 from webapp.game.errors import BadRequestError
+from webapp.game.opening_types import OpeningRule
 from webapp.lobby.presets import DEFAULT_PRESET, parse_preset
 from webapp.realtime.messages import RULES
 
 COLORS = ("random", "black", "white")
-# The opening rules a seek may ask for; "none" plays from an empty board.
-OPENINGS: tuple[str, ...] = ("none",)
+# The opening rules a seek may ask for (``game.opening_types``; "none" plays from an empty
+# board); which ones a board rule plays is checked by ``game.opening.start_state``.
+OPENINGS: tuple[str, ...] = tuple(rule.value for rule in OpeningRule)
 KINDS = ("seek", "quick")
 
 
@@ -89,7 +92,7 @@ def parse_seek(data: Any, *, quick: bool = False) -> SeekRequest:
     rated = data.get("rated", True)
     if not isinstance(rated, bool):
         raise _bad("rated", "'rated' must be true or false", reason="type")
-    return SeekRequest(
+    request = SeekRequest(
         rule=_choice(data, "rule", RULES, "freestyle"),
         size=size,
         preset=parse_preset(data.get("preset", DEFAULT_PRESET)),
@@ -97,6 +100,9 @@ def parse_seek(data: Any, *, quick: bool = False) -> SeekRequest:
         color="random" if quick else _choice(data, "color", COLORS, "random"),
         opening="none" if quick else _choice(data, "opening", OPENINGS, "none"),
     )
+    # Refused with ``bad_opening`` when the board rule (or size) does not play it.
+    opening.start_state(request.opening, Rule.from_name(request.rule), request.size)
+    return request
 
 
 def parse_seek_id(data: Any) -> str:

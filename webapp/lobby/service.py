@@ -4,9 +4,10 @@ The seeks live in the database (``repo``), so every server process sees one list
 every change the list goes to the Socket.IO room ``lobby`` (``lobby_seeks {seeks}``),
 through the message queue in multi-process mode. A taken seek or a quick pairing starts
 a friend game with both seats bound to the two people (their person ids, names, and
-seat secrets derived by ``seat_grants``), rated or casual as the seek said, with the
-preset's clock, which starts with black's first move; both people get ``lobby_start
-{game_id, url}`` in their room ``person:<id>`` and go to ``url`` (``/lobby/go/<id>``,
+seat secrets derived by ``seat_grants``), rated or casual as the seek said, in the
+seek's opening rule (``game.opening``: the creator's colour is then the first player's
+tentative one), with the preset's clock, which starts with black's first move; both
+people get ``lobby_start {game_id, url}`` in their room ``person:<id>`` and go to ``url`` (``/lobby/go/<id>``,
 which sets the seat cookie). A seek whose creator's lobby socket disconnects is marked
 gone and deleted ``grace_ms`` later unless the person comes back (a page reload).
 
@@ -24,7 +25,7 @@ from dataclasses import replace
 from typing import Any
 
 from engine import Rule
-from webapp.game import model
+from webapp.game import model, opening
 from webapp.game.errors import BadRequestError, GameActionError
 from webapp.game.seat_keys import hash_token, new_game_id
 from webapp.game.service import GameService
@@ -250,18 +251,21 @@ class LobbyService:
             "preset": request.preset,
             "lobby": True,
         }
-        if request.opening != "none":
-            settings["opening"] = request.opening
+        rule = Rule.from_name(request.rule)
+        phase = opening.start_state(request.opening, rule, request.size)
+        if phase is not None:
+            settings["opening"] = phase.rule.value
         now = self.now()
         game = model.new_game(
             game_id,
             Mode.FRIEND,
             size=request.size,
-            rule=Rule.from_name(request.rule),
+            rule=rule,
             seats=seats,
             now=now,
             clock=clock_of(request.preset),
             settings=settings,
+            opening=phase,
         )
         if game.clock is not None:
             # The clock starts with black's first move, not while both pages load.
