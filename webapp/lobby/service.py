@@ -3,13 +3,14 @@
 The seeks live in the database (``repo``), so every server process sees one list; after
 every change the list goes to the Socket.IO room ``lobby`` (``lobby_seeks {seeks}``),
 through the message queue in multi-process mode. A taken seek or a quick pairing starts
-a friend game with both seats bound to the two people (their person ids, names, and
-seat secrets derived by ``seat_grants``), rated or casual as the seek said, in the
-seek's opening rule (``game.opening``: the creator's colour is then the first player's
+a friend game with both seats bound to the two people (their person ids, names, and seat
+secrets derived by ``seat_grants``), rated or casual as the seek said, in the seek's
+opening rule (``game.opening``: the creator's colour is then the first player's
 tentative one), with the preset's clock, which starts with black's first move; both
 people get ``lobby_start {game_id, url}`` in their room ``person:<id>`` and go to
-``url`` (``/lobby/go/<id>``, which sets the seat cookie). A seek whose creator's lobby socket disconnects is marked
-gone and deleted ``grace_ms`` later unless the person comes back (a page reload).
+``url`` (``/lobby/go/<id>``, which sets the seat cookie). A seek whose creator's lobby
+socket disconnects is marked gone and deleted ``grace_ms`` later unless the person comes
+back (a page reload).
 
 Identity comes from the caller (``players.identity`` in the socket namespace): every
 method takes the person (id and display name) explicitly."""
