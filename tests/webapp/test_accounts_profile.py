@@ -125,3 +125,53 @@ def test_names_on_the_profile_are_escaped(app: Any, client: Any) -> None:
     me = client.get("/api/v1/me").get_json()["id"]
     page = client.get(f"/u/{me}").get_data(as_text=True)
     assert "<b>bold</b>" not in page and "&lt;b&gt;bold&lt;/b&gt;" in page
+
+
+def test_the_chart_reads_the_rating_history(app: Any, client: Any) -> None:
+    """The points the people's ratings keep after each rated game reach the page."""
+    from webapp.storage.rating_tables import RatingHistoryRow
+
+    signup(client, "Hedy")
+    person = client.get("/api/v1/me").get_json()["id"]
+    engine = app.extensions["gomoku"].store.engine
+    from sqlalchemy import insert
+
+    with engine.begin() as connection:
+        connection.execute(
+            insert(RatingHistoryRow),
+            [
+                {"person_id": person, "rule_key": "freestyle-15", "game_id": "g1",
+                 "rating": 1650.4, "rd": 290.0},
+                {"person_id": person, "rule_key": "freestyle-15", "game_id": "g2",
+                 "rating": 1702.0, "rd": 250.0},
+            ],
+        )  # fmt: skip
+    body = client.get("/api/v1/people/Hedy/games").get_json()
+    assert [(p["game_id"], p["rating"]) for p in body["ratings"]] == [("g1", 1650), ("g2", 1702)]
+    assert body["current"] == []
+    page = client.get("/u/Hedy").get_data(as_text=True)
+    found = re.search(r"data-points='([^']*)'", page)
+    assert found and '"g2"' in found.group(1)
+
+
+def test_current_ratings_are_shown_provisional_at_first(app: Any, client: Any) -> None:
+    signup(client, "Ida")
+    game_id = create_game(client, mode="friend", color="black")
+    friend = app.test_client()
+    assert friend.post(f"/g/{game_id}/seat", json={}).status_code == 200
+    game = app.extensions["gomoku"].service.load(game_id)
+    from dataclasses import replace
+
+    rated = replace(game, settings={**game.settings, "rated": True})
+    finish(app, game_id, "white")
+    finished = app.extensions["gomoku"].service.load(game_id)
+    app.extensions["gomoku"].ratings.on_game_finished(replace(finished, settings=rated.settings))
+    page = client.get("/u/Ida").get_data(as_text=True)
+    chip = re.search(
+        r'<li data-rule-key="freestyle-15" class="provisional".*?<strong>(\d+\?)</strong>',
+        page,
+        re.S,
+    )
+    assert chip and int(chip.group(1)[:-1]) > 1500
+    body = client.get("/api/v1/people/Ida/games").get_json()
+    assert body["current"][0]["provisional"] is True and len(body["ratings"]) == 1

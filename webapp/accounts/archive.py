@@ -4,8 +4,8 @@ rule, and the rating history to chart.
 Games are found by the person id their seats carry (``players.identity``); a game's
 result is read from the player's side: ``win``, ``loss``, ``draw``, ``aborted`` or
 ``playing``. The rating points come from the people's ratings (``players.person_ratings``,
-one point per rated game, ``{rule_key, game_id, rating, rd, at}``) when that module is
-there; the chart draws whatever list it is given."""
+one point per rated game, ``{rule_key, game_id, rating, rd, at}``); the chart draws
+whatever list of that shape it is given."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from typing import Any, cast
 from sqlalchemy import Table, func, select
 from sqlalchemy.engine import Engine
 
+from webapp.players.person_ratings import rating_history
 from webapp.storage.tables import Game, Move, Seat
 
 GAMES = cast(Table, Game.__table__)
@@ -205,8 +206,4 @@ def _move_counts(engine: Engine, game_ids: list[str]) -> Counter[str]:
 
 def rating_points(engine: Engine, person_id: str) -> list[dict[str, Any]]:
     """The person's rating after each rated game, oldest first, for the chart."""
-    try:
-        from webapp.players.person_ratings import rating_history
-    except ImportError:
-        return []
     return [point.to_json() for point in rating_history(engine, person_id)]

@@ -1,7 +1,8 @@
 """Profiles: ``/u/<username>`` for an account, ``/u/<person id>`` for a guest (a guest's
 id is on their own page, ``/me``). The page lists the person's games with filters (mode,
-rule, result; links to each game and its review), their results by rule and their rating
-history as a chart (``static/js/profile.js`` draws it from the points in the page).
+rule, result; links to each game and its review), their results by rule, their current
+ratings, and their rating history as a chart (``static/js/profile.js`` draws it from the
+points in the page).
 ``GET /api/v1/people/<key>/games`` gives the same archive as JSON.
 
 A guest's id that has done nothing yet has no profile (404); the person id of an account
@@ -74,6 +75,7 @@ def profile(key: str) -> BaseResponse | str:
         rules=RULES,
         results=RESULTS,
         points=rating_points(engine, person_id),
+        ratings=current_app.extensions["gomoku"].ratings.ratings_of(person_id),
     )
 
 
@@ -98,6 +100,9 @@ def games_json(key: str) -> BaseResponse | tuple[Response, int]:
         "games": [game.to_json() for game in archive.games],
         "by_rule": [vars(tally) for tally in archive.by_rule],
         "ratings": rating_points(engine, person_id),
+        "current": [
+            r.to_json() for r in current_app.extensions["gomoku"].ratings.ratings_of(person_id)
+        ],
     }
     return jsonify(body), 200
 
