@@ -81,6 +81,12 @@ def search_position(
     finally:
         with report_lock:
             done.set()
+    forced = None
+    if job.threats:
+        from engine.search.threats import find_forced_win
+
+        win = find_forced_win(board)
+        forced = win.to_json() if win is not None else None
     return AiMove(
         move=(int(result.move[0]), int(result.move[1])),
         score=int(result.score),
@@ -89,4 +95,5 @@ def search_position(
         pv=[(int(x), int(y)) for x, y in result.pv],
         time_s=float(result.time),
         nps=int(result.nps),
+        forced=forced,
     )

@@ -50,6 +50,9 @@ class AiJob:
     # and the engine API); ``client`` is who asked, for a fair share between clients.
     lane: str = "game"
     client: str | None = None
+    # Also look for a forced win of the side to move by the threat searches (a game
+    # review wants the kind and line: ``AiMove.forced``).
+    threats: bool = False
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -80,6 +83,8 @@ class AiMove:
     # What the move was searched for, if it engine reported it (``negamax``, ``mcts``,
     # ``external``): the win-probability scale of ``score`` depends on it.
     engine: str | None = None
+    # With ``AiJob.threats``: the side to move's forced win (``ForcedWin.to_json``), if any.
+    forced: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -99,4 +104,5 @@ class AiMove:
             nps=int(data.get("nps", 0)),
             forfeit=data.get("forfeit"),
             engine=data.get("engine"),
+            forced=data.get("forced"),
         )
