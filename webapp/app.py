@@ -107,6 +107,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["SECRET_KEY"] = _secret_key(instance_dir)
 
     from webapp import review
+    from webapp.accounts import routes as account_routes
+    from webapp.chat.repo import ChatRepo
+    from webapp.chat.service import ChatService
     from webapp.http import api, health, json_body, pages, players_page, security
     from webapp.realtime import guard
     from webapp.realtime.namespace import NAMESPACE, GameNamespace
@@ -134,6 +137,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         socketio.server.manager_initialized = True
         socketio.server.manager.initialize()
     limiter = RateLimiter(float(app.config["RATE_PER_S"]), float(app.config["RATE_BURST"]))
+    chat = ChatService(
+        ChatRepo(runtime.store.engine),
+        lambda event, payload, to: socketio.emit(event, payload, namespace=NAMESPACE, to=to),
+    )
     socketio.on_namespace(
         GameNamespace(
             NAMESPACE,
@@ -141,6 +148,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
             presence,
             limiter,
             check_available=shared.check_available if shared is not None else None,
+            chat=chat,
         )
     )
     service.set_emitter(
@@ -156,6 +164,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     pages.init_app(app)
     health.init_app(app)
     players_page.init_app(app)
+    account_routes.init_app(app)
     review.init_app(app)
     security.init_app(app)  # last: it wraps everything else
     if app.config["AI_RESUME"]:

@@ -81,6 +81,19 @@ def _update_pv(hs: Heuristics, ply: int, move: int) -> None:
 
 
 @njit(cache=True)
+def _drop_root_skips(hs: Heuristics, count: int) -> int:
+    """Remove the root moves a multi-PV search has already chosen from the root's move
+    list, keeping the order; the new count."""
+    moves = hs.moves[0]
+    kept = 0
+    for n in range(count):
+        if hs.root_skip[moves[n]] == 0:
+            moves[kept] = moves[n]
+            kept += 1
+    return kept
+
+
+@njit(cache=True)
 def _check_stop(st: State) -> bool:
     if st.info[I_STOPPED] != 0:
         return True
@@ -146,7 +159,7 @@ def pvs(
         hs.pv_len[ply] = ply + 1
         return MATE - ply - 3
     if ply >= MAX_PLY - 8:
-        return evaluate(st)
+        return evaluate(st, tb)
 
     # Step 3. Transposition table.
     key = st.info[I_HASH] ^ (np.int64(color) << 61)
@@ -184,7 +197,7 @@ def pvs(
             win = vcf(st, tb, hs, ply, budget)
             if win > 0:
                 return MATE - ply - win
-        return evaluate(st)
+        return evaluate(st, tb)
 
     # Step 5. Null move: when the opponent has no threat that two moves in a row would
     # turn into a win (no four, no open three, no four-three or double three to make)
@@ -203,7 +216,7 @@ def pvs(
         and st.class_count[op, C_FLEX3_2X] == 0
         and st.class_count[op, C_BLOCK4] == 0
         and beta < MATE_BOUND
-        and evaluate(st) >= beta
+        and evaluate(st, tb) >= beta
     ):
         saved_null_ply = st.info[I_NULL_PLY]
         st.info[I_NULL_PLY] = ply + 1
@@ -222,14 +235,16 @@ def pvs(
     if tt_move < 0 and depth >= 5 and not defending:
         depth -= 1
     count = generate(st, hs, ply, tt_move, ROOT_BRANCH_LIMIT if ply == 0 else BRANCH_LIMIT)
+    if ply == 0 and hs.root_skip_count[0] > 0:
+        count = _drop_root_skips(hs, count)
     if count == 0:
-        return 0 if ply > 0 else evaluate(st)
+        return 0 if ply > 0 else evaluate(st, tb)
 
     # Step 7. Principal variation search over the moves, quiet late moves reduced or,
     # near the leaves, pruned.
     futile = False
     if not pv_node and not defending and depth < FUTILITY_MARGIN.shape[0] and ply > 0:
-        futile = evaluate(st) + FUTILITY_MARGIN[depth] <= alpha
+        futile = evaluate(st, tb) + FUTILITY_MARGIN[depth] <= alpha
     best = -INF
     best_move = hs.moves[ply, 0]
     original_alpha = alpha
@@ -282,7 +297,9 @@ def pvs(
     if st.info[I_STOPPED] != 0:
         return best if best > -INF else 0
 
-    # Step 8. Store the result.
+    # Step 8. Store the result (not a multi-PV root's: it is the best of some moves only).
+    if ply == 0 and hs.root_skip_count[0] > 0:
+        return best
     if best >= beta:
         flag = TT_LOWER
     elif best > original_alpha:

@@ -19,6 +19,9 @@ import { createActionsPanel } from "./panels/actions.js";
 import { createEnginePanel } from "./panels/engine.js";
 import { createEvalGraph } from "./panels/evalgraph.js";
 import { createReplay } from "./panels/replay.js";
+import { createChatPanel } from "./panels/chat.js";
+import { createSoundCues } from "./panels/sound.js";
+import { sounds } from "./sounds.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("game");
@@ -120,6 +123,8 @@ const panels = [
   createEvalGraph(page),
   createReplay(page),
 ];
+const chat = createChatPanel(page);
+const soundCues = createSoundCues(page);
 
 // ---- the board's picture ------------------------------------------------------------
 
@@ -213,6 +218,7 @@ function render() {
   document.title = (myTurn ? "● " : "") + baseTitle;
   renderBoard();
   for (const panel of panels) panel.render(state, view);
+  chat.render();
   $("spectator-count").textContent = String(state.spectators || 0);
   $("meta-rule").textContent = t("rule." + state.rule);
   $("share-link").value = window.location.origin + "/g/" + gameId;
@@ -229,6 +235,7 @@ function acceptState(state, previous) {
         !previous.moves[i] || m[0] !== previous.moves[i][0] || m[1] !== previous.moves[i][1],
     );
   view.pendingMove = null;
+  soundCues.onState(state, previous);
   if (movesChanged) {
     view.hint = null;
     for (const color of ["black", "white"]) {
@@ -315,6 +322,14 @@ const handlers = {
     if (!kind || !payload.by || payload.by === store.state.you) return;
     toast(t(`offer.${kind}.cancelled`, { color: t(`color.${payload.by}_cap`) }), "info");
   },
+  chat_history(payload) {
+    if (!payload || !Array.isArray(payload.messages)) return;
+    chat.history(payload);
+  },
+  chat(payload) {
+    if (!payload) return;
+    chat.line(payload);
+  },
   error(error) {
     view.pendingMove = null;
     toast(errorText(error));
@@ -350,6 +365,7 @@ window.gomokuGame = {
   },
   board,
   view,
+  sounds,
   receive(event, payload) {
     if (handlers[event]) handlers[event](payload);
   },

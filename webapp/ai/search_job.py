@@ -81,12 +81,7 @@ def search_position(
     finally:
         with report_lock:
             done.set()
-    forced = None
-    if job.threats:
-        from engine.search.threats import find_forced_win
-
-        win = find_forced_win(board)
-        forced = win.to_json() if win is not None else None
+    forced = _forced_win(board) if job.threats else None
     return AiMove(
         move=(int(result.move[0]), int(result.move[1])),
         score=int(result.score),
@@ -97,3 +92,25 @@ def search_position(
         nps=int(result.nps),
         forced=forced,
     )
+
+
+_threats = threading.local()
+
+
+def _forced_win(board: Any) -> dict[str, Any] | None:
+    """The side to move's forced win by the threat searches, as a review stores it; one
+    ``ThreatSearch`` per thread keeps its scratch tables warm between positions."""
+    from engine.search.threats import ThreatSearch
+
+    search = getattr(_threats, "search", None)
+    if search is None:
+        search = _threats.search = ThreatSearch()
+    win = search.find_win(board)
+    if win is None:
+        return None
+    return {
+        "kind": win.kind.value,
+        "plies": int(win.plies),
+        "moves": (int(win.plies) + 1) // 2,
+        "line": [[int(x), int(y)] for x, y in win.line],
+    }

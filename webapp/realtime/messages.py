@@ -36,7 +36,9 @@ Socket.IO namespace ``/game``, client -> server (JSON objects, every field check
     {game_id}``; ``rematch {game_id}`` (an offer; against the AI the new game starts at
     once); ``rematch_answer {game_id, accept}``; ``draw_offer {game_id}``; ``draw_answer
     {game_id, accept}``; ``abort {game_id}`` (until each side has moved);
-    ``claim_victory {game_id}`` (once the ``abandon`` countdown is over).
+    ``claim_victory {game_id}`` (once the ``abandon`` countdown is over);
+    ``chat {game_id, text}`` (plain text, 1-140 characters after cleaning; see
+    ``chat.rules``: players and spectators have separate channels).
 
 Server -> client
     ``state``: the full public state after every change, each socket with its own ``you``
@@ -81,6 +83,11 @@ Server -> client
     external engines send ``engine: "external"`` and ``text``, the raw MESSAGE line, with
     the numbers only when the line is in our brain's format.
     ``hint {game, game_id, move, x, y, score, depth, pv}`` to the asker.
+    ``chat_history {game_id, channel: "players"|"spectators"|null, messages: [line]}`` to
+    a socket that joins (or takes a seat): its channel's last 50 lines; null when the
+    viewer has nobody to chat with (the human playing the AI). ``chat {game_id, id,
+    channel, seat: colour|null, name, text, at (epoch ms)}`` to the readers of that
+    channel only.
     ``error {code, message, params}`` to the sender only; every client event also answers
     with an acknowledgement ``{"ok": true, ...}`` or ``{"ok": false, "error": {code,
     message, params}}``. States carry a ``version``; a client keeps the highest it has
@@ -108,7 +115,9 @@ is the English fallback). The HTTP API answers ``{"error": message, "code", "par
     ``opponent_present``: the opponent is still here. ``claim_too_early`` {seconds}.
     ``seat_taken``: no free seat. ``already_seated``: you have a seat here already.
     ``forbidden_origin``: a seat request from another site. ``server_error``: an
-    unexpected failure (logged); nothing changed.
+    unexpected failure (logged); nothing changed. ``chat_empty``, ``chat_too_long``
+    {max}, ``chat_repeat`` (the same line again at once), ``chat_closed`` (nobody to
+    chat with).
 
 The socket namespace (``namespace``) and the API blueprint (``http.api``) validate with the
 functions below before the game service (``game.service``) sees anything."""
@@ -141,7 +150,7 @@ ERROR_CODES = frozenset(
         "engine_timeout", "no_move_to_take_back", "offer_pending", "no_offer", "own_offer",
         "rematch_mode", "game_not_finished", "abort_too_late", "claim_not_allowed",
         "opponent_present", "claim_too_early", "seat_taken", "already_seated",
-        "forbidden_origin",
+        "forbidden_origin", "chat_empty", "chat_too_long", "chat_repeat", "chat_closed",
     }
 )  # fmt: skip
 
@@ -256,6 +265,12 @@ class MoveMessage:
 
 
 @dataclass(frozen=True)
+class ChatMessage:
+    game_id: str
+    text: str
+
+
+@dataclass(frozen=True)
 class Answer:
     """An answer to the opponent's offer (takeback, draw or rematch)."""
 
@@ -286,6 +301,25 @@ def parse_answer(data: Any) -> Answer:
 
 parse_takeback_answer = parse_answer
 
+MAX_CHAT_PAYLOAD_CHARS = 1000
+
+
+def parse_chat(data: Any) -> ChatMessage:
+    """``chat {game_id, text}``: the text is cleaned and measured by ``chat.rules``."""
+    game_id = game_id_of(data)
+    text = data.get("text", _MISSING)
+    if text is _MISSING:
+        raise _bad("'text' is required", "text", "required")
+    if not isinstance(text, str):
+        raise _bad("'text' must be a string", "text", "type")
+    if len(text) > MAX_CHAT_PAYLOAD_CHARS:
+        raise BadRequestError(
+            "a message has at most 140 characters",
+            code="chat_too_long",
+            params={"max": 140},
+        )
+    return ChatMessage(game_id, text)
+
 
 # One table: the events the namespace accepts and how each payload is read.
 EVENT_PARSERS: dict[str, Callable[[Any], Any]] = {
@@ -304,6 +338,7 @@ EVENT_PARSERS: dict[str, Callable[[Any], Any]] = {
     "abort": parse_game_ref,
     "claim_victory": parse_game_ref,
     "take_seat": parse_game_ref,
+    "chat": parse_chat,
 }
 
 

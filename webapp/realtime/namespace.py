@@ -14,6 +14,8 @@ from typing import Any
 from flask import request
 from flask_socketio import Namespace
 
+from webapp.chat.rules import Channel
+from webapp.chat.service import ChatService, chat_room
 from webapp.game.errors import (
     BadRequestError,
     GameActionError,
@@ -22,7 +24,8 @@ from webapp.game.errors import (
 )
 from webapp.game.service import GameService
 from webapp.game.types import OfferKind, Seat
-from webapp.realtime.messages import EVENT_PARSERS, GameRef, MoveMessage
+from webapp.players import identity
+from webapp.realtime.messages import EVENT_PARSERS, ChatMessage, GameRef, MoveMessage
 from webapp.realtime.presence import Presence
 from webapp.realtime.publisher import room_of
 from webapp.realtime.ratelimit import RateLimiter
@@ -42,6 +45,7 @@ class GameNamespace(Namespace):  # type: ignore[misc]
         limiter: RateLimiter | None = None,
         *,
         check_available: Callable[[], None] | None = None,
+        chat: ChatService | None = None,
     ) -> None:
         super().__init__(namespace)
         self.service = service
@@ -49,6 +53,7 @@ class GameNamespace(Namespace):  # type: ignore[misc]
         self.limiter = limiter or RateLimiter()
         # Multi-process mode: refuse early, with ``unavailable``, while Redis is down.
         self.check_available = check_available
+        self.chat = chat
 
     # -- helpers ------------------------------------------------------------------------
 
@@ -133,6 +138,7 @@ class GameNamespace(Namespace):  # type: ignore[misc]
             seat = self.service.seat_of(game, request.cookies)
             self.enter_room(self.sid, room_of(ref.game_id))
             self.presence.join(ref.game_id, self.sid, seat.value if seat else None)
+            self._enter_chat(ref.game_id, seat)
             if seat is None:
                 # A spectator gets the state now; the room hears of them with others.
                 self.service.send_state(ref.game_id, self.sid, None)
@@ -146,9 +152,14 @@ class GameNamespace(Namespace):  # type: ignore[misc]
 
     def on_take_seat(self, data: Any = None) -> dict[str, Any]:
         def take(ref: GameRef) -> dict[str, Any]:
-            game, seat, token = self.service.take_seat(ref.game_id, request.cookies)
+            visitor = identity.socket_visitor()
+            person = visitor.person if visitor is not None else None
+            game, seat, token = self.service.take_seat(ref.game_id, request.cookies, person)
+            if visitor is not None:
+                identity.remember(visitor)
             if self.presence.is_member(ref.game_id, self.sid):
                 self.presence.join(ref.game_id, self.sid, seat.value)
+                self._enter_chat(ref.game_id, seat)
             self.service.publish(game)
             return {"seat": seat.value, "token": token}
 
@@ -220,3 +231,32 @@ class GameNamespace(Namespace):  # type: ignore[misc]
 
     def on_claim_victory(self, data: Any = None) -> dict[str, Any]:
         return self._seated("claim_victory", data, self.service.claim_victory)
+
+    # -- chat ---------------------------------------------------------------------------
+
+    def _enter_chat(self, game_id: str, seat: Seat | None) -> None:
+        """Put the socket in the room of the one chat channel it reads, and send it that
+        channel's recent lines."""
+        if self.chat is None:
+            return
+        game = self.service.load(game_id)
+        history = self.chat.history(game, seat)
+        for channel in Channel:
+            if channel.value != history["channel"]:
+                self.leave_room(self.sid, chat_room(game_id, channel))
+        if history["channel"] is not None:
+            self.enter_room(self.sid, chat_room(game_id, Channel(history["channel"])))
+        self.emit("chat_history", history, room=self.sid)
+
+    def on_chat(self, data: Any = None) -> dict[str, Any]:
+        def chat(msg: ChatMessage) -> dict[str, Any]:
+            if self.chat is None:
+                raise GameActionError("chat is not available here", code="chat_closed")
+            if not self.presence.is_member(msg.game_id, self.sid):
+                raise BadRequestError("join the game before chatting")
+            game = self.service.load(msg.game_id)
+            seat = self._seat(msg.game_id)
+            line = self.chat.post(game, seat, msg.text, sender=self.sid)
+            return {"id": line.id}
+
+        return self._handle("chat", data, chat)

@@ -1,0 +1,1 @@
+"""Chat in a game: the players' channel and the spectators' channel, kept apart."""
