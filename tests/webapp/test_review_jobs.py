@@ -209,3 +209,29 @@ def test_play_from_the_first_positions(app_factory: Any, ply: int) -> None:
     game_id = finished_game(client)
     reply = client.post(f"/api/v1/games/{game_id}/play-from", json={"ply": ply})
     assert reply.status_code == 201
+
+
+class FailingRunner(CountingRunner):
+    """Fails every search before passing any on."""
+
+    def submit(self, job: AiJob, on_progress: ProgressCallback | None = None) -> AiTicket:
+        with self._lock:
+            self.jobs.append(job)
+        raise RuntimeError("no engine")
+
+
+def test_a_failed_review_says_so_and_is_retried_when_asked_again(app_factory: Any) -> None:
+    app = app_factory(REVIEW_TIME_S=0.05)
+    jobs = app.extensions["gomoku_review"]
+    real = jobs.runner
+    failing = FailingRunner(real)
+    jobs.runner = failing
+    client = app.test_client()
+    game_id = finished_game(client)
+    client.post(f"/api/v1/games/{game_id}/review")
+    status = wait_done(client, game_id)
+    assert status["status"] == "failed" and status["error"]
+    assert len(failing.jobs) == 2  # the first position, tried twice
+    jobs.runner = CountingRunner(real)
+    assert client.post(f"/api/v1/games/{game_id}/review").status_code == 202
+    assert wait_done(client, game_id)["status"] == "done"

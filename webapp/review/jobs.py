@@ -44,6 +44,7 @@ REVIEW_CLIENT = "review"  # every review's searches share the analysis lane as o
 LEASE_S = 30.0  # a review whose runner is silent this long is taken over
 # Beyond the search time: a cold worker may still be compiling the engine.
 SEARCH_GRACE_S = 60.0
+SEARCH_ATTEMPTS = 2
 
 Emit = Callable[[str, dict[str, Any], str], None]
 
@@ -211,5 +212,13 @@ class ReviewJobs:
             client=REVIEW_CLIENT,
             threats=True,
         )
-        move = wait_for(self.runner.submit(job), self.time_s + SEARCH_GRACE_S)
-        return position_eval(index, move)
+        for attempt in range(SEARCH_ATTEMPTS):
+            try:
+                move = wait_for(self.runner.submit(job), self.time_s + SEARCH_GRACE_S)
+                return position_eval(index, move)
+            except Exception:
+                # A worker lost mid-search is replaced; the position is searched again.
+                if attempt + 1 == SEARCH_ATTEMPTS or self._closed.is_set():
+                    raise
+                log.warning("review search of %s at %d failed; retrying", game.id, index)
+        raise AssertionError("unreachable")
