@@ -111,7 +111,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from webapp.accounts import routes as account_routes
     from webapp.chat.repo import ChatRepo
     from webapp.chat.service import ChatService
-    from webapp.http import api, health, json_body, pages, players_page, security
+    from webapp.http import api, health, json_body, pages, players_page, rules_page, security
     from webapp.realtime import guard
     from webapp.realtime.namespace import NAMESPACE, GameNamespace
     from webapp.realtime.ratelimit import RateLimiter
@@ -167,6 +167,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     players_page.init_app(app)
     account_routes.init_app(app)
     review.init_app(app)
+    rules_page.init_app(app)
     security.init_app(app)  # last: it wraps everything else
     if app.config["AI_RESUME"]:
         service.resume()

@@ -48,6 +48,26 @@ if (clockToggle) {
   sync();
 }
 
+// The opening rules offered follow the board rule chosen (swap and swap2 for gomoku,
+// Soosõrv-8 and Taraguchi-10 for renju); the server refuses any other pairing.
+document.querySelectorAll("form.create-form").forEach((form) => {
+  const select = form.querySelector('select[name="opening"]');
+  if (!select) return;
+  const sync = () => {
+    const rule = checkedValue(form, "rule") || "freestyle";
+    for (const option of select.options) {
+      const fits = option.dataset.rules.split(" ").includes(rule);
+      option.disabled = !fits;
+      option.hidden = !fits;
+    }
+    if (select.selectedOptions[0] && select.selectedOptions[0].disabled) select.value = "none";
+  };
+  form.querySelectorAll('input[name="rule"]').forEach((radio) => {
+    radio.addEventListener("change", sync);
+  });
+  sync();
+});
+
 function payloadFor(form) {
   const mode = form.dataset.mode;
   const body = { mode, size: boardSize(form), rule: checkedValue(form, "rule") || "freestyle" };
@@ -68,6 +88,7 @@ function payloadFor(form) {
     body.black_player = form.elements.black_player.value;
     body.white_player = form.elements.white_player.value;
   }
+  if (form.elements.opening) body.opening = form.elements.opening.value;
   return body;
 }
 

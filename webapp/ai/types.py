@@ -53,6 +53,9 @@ class AiJob:
     # Also look for a forced win of the side to move by the threat searches (a game
     # review wants the kind and line: ``AiMove.forced``).
     threats: bool = False
+    # A step of an opening rule to take instead of a move (``opening_job``): the fields
+    # of ``engine.search.opening_choices.OpeningTask``.
+    opening: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -83,8 +86,11 @@ class AiMove:
     # What the move was searched for, if it engine reported it (``negamax``, ``mcts``,
     # ``external``): the win-probability scale of ``score`` depends on it.
     engine: str | None = None
-    # With ``AiJob.threats``: the side to move's forced win (``ForcedWin.to_json``), if any.
+    # With ``AiJob.threats``: the side to move's forced win ({kind, plies, moves, line}), if any.
     forced: dict[str, Any] | None = None
+    # An opening step's answer instead of a move: ``[["point", x, y] | ["option", name],
+    # ...]``, taken in order (``game.opening_ai``).
+    opening: list[list[Any]] | None = None
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -105,4 +111,5 @@ class AiMove:
             forfeit=data.get("forfeit"),
             engine=data.get("engine"),
             forced=data.get("forced"),
+            opening=data.get("opening"),
         )

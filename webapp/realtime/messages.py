@@ -6,7 +6,9 @@ HTTP JSON API
     "defence": 0.5..2.0, "black_level", "white_level" (aivai), "black_player",
     "white_player" (aivai, player ids such as ``negamax:3``, ``mcts``, ``engine:<name>``;
     they win over the levels), "clock": null | {"base_s", "increment_s"} (friend), "moves":
-    [[x, y], ...]}`` -> 201 ``{"id", "url"}`` and the creator's seat cookie ``seat_<id>``
+    [[x, y], ...], "opening": "none"|"swap"|"swap2" (freestyle, standard) |"soosorv8"|
+    "taraguchi10" (renju), refused with ``bad_opening`` for another rule or with
+    "moves"}`` -> 201 ``{"id", "url"}`` and the creator's seat cookie ``seat_<id>``
     (HttpOnly, SameSite=Lax, Path=/). ``GET /api/v1/players`` -> ``{"players": [{"id",
     "name", "kind", "level", "description"}], "ratings": [{"id", "name", "games", "wins",
     "losses", "draws", "rating"}]}``; ``GET /players`` is the Elo table page.
@@ -39,6 +41,12 @@ Socket.IO namespace ``/game``, client -> server (JSON objects, every field check
     ``claim_victory {game_id}`` (once the ``abandon`` countdown is over);
     ``chat {game_id, text}`` (plain text, 1-140 characters after cleaning; see
     ``chat.rules``: players and spectators have separate channels).
+    ``opening_choice {game_id, option, version}`` during an opening: ``option`` is
+    ``black``/``white`` (the colour to play: the other one than yours is a swap),
+    ``place_two`` (swap2), ``offer`` (taraguchi: offer the fifth moves instead of
+    placing one) or a count ``1``..``8`` (Soosõrv: how many fifth moves). Stones,
+    offered fifth moves and the picked one are ``move`` events: a click on the board
+    does what the opening's step asks.
 
 Server -> client
     ``state``: the full public state after every change, each socket with its own ``you``
@@ -68,7 +76,20 @@ Server -> client
          agreed rematch (nobody is moved to it), "rematch_of": null | id,
          "abandon": null | {"seat" (gone), "claim_at" (epoch ms), "now" (server epoch ms)},
          "thinking": null | {"color"}, "warming": bool (the AI waits for the engine to
-         warm up), "imported_finished": bool (an imported record that is already over)}
+         warm up), "imported_finished": bool (an imported record that is already over),
+         "opening": null | {"rule": "swap"|"swap2"|"soosorv8"|"taraguchi10", "active",
+                    "step": "place"|"choose"|"declare"|"propose"|"pick"|"done",
+                    "stage" (the place in the rule's procedure), "actor": "first"|
+                    "second"|null, "actor_seat": colour|null (its current colour),
+                    "you": "first"|"second"|null, "seats": {"first": colour,
+                    "second": colour} (colours held now; they change on a swap),
+                    "stone": colour|null (the colour of the stone a PLACE step puts),
+                    "area": null | side of the central square a stone must go in,
+                    "options": [...] (what ``opening_choice`` accepts now, for the actor;
+                    ``place``/``propose``/``pick`` steps take board clicks, ``legal``),
+                    "count" (fifth moves to offer / most to declare), "declared",
+                    "proposals": [[x, y], ...] (the fifth moves offered), "swaps",
+                    "log": ["second:black", ...]}}
 
     ``black_winrate`` maps every engine's score onto black's chance to win (0..1; a mate
     is 0 or 1): see ``game.winrate``.
@@ -127,6 +148,15 @@ is the English fallback). The HTTP API answers ``{"error": message, "code", "par
     ``opponent_present``: the opponent is still here. ``claim_too_early`` {seconds}.
     ``seat_taken``: no free seat. ``already_seated``: you have a seat here already.
     ``forbidden_origin``: a seat request from another site. ``server_error``: an
+    unexpected failure (logged); nothing changed.
+    Openings: ``bad_opening`` {opening, rule, choices?}: that opening is not played with
+    this rule (or from given moves). ``opening_in_progress``: wait for the opening's end
+    (normal moves, hints, takebacks). ``no_opening``: the opening is over.
+    ``opening_step`` {step}: the opening asks for another kind of step now.
+    ``opening_option`` {option, options}: not one of the step's options.
+    ``opening_area`` {x, y, size}: the stone goes within the central size x size square.
+    ``opening_symmetric`` {x, y}: that fifth move is offered already or mirrors one.
+    ``opening_not_offered`` {x, y}: pick one of the offered fifth moves.
     unexpected failure (logged); nothing changed. ``chat_empty``, ``chat_too_long``
     {max}, ``chat_repeat`` (the same line again at once), ``chat_closed`` (nobody to
     chat with).
@@ -150,6 +180,7 @@ MAX_MOVES = MAX_SIZE * MAX_SIZE
 MAX_TIME_MS = 10_000
 RULES = ("freestyle", "standard", "renju")
 MODES = ("ai", "friend", "aivai")
+OPENINGS = ("none", "swap", "swap2", "soosorv8", "taraguchi10")
 GAME_ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
 # Every ``code`` a refusal may carry (listed with their params in the text above).
@@ -162,7 +193,10 @@ ERROR_CODES = frozenset(
         "engine_timeout", "no_move_to_take_back", "offer_pending", "no_offer", "own_offer",
         "rematch_mode", "game_not_finished", "abort_too_late", "claim_not_allowed",
         "opponent_present", "claim_too_early", "seat_taken", "already_seated",
-        "forbidden_origin", "chat_empty", "chat_too_long", "chat_repeat", "chat_closed",
+        "forbidden_origin", "bad_opening", "opening_in_progress", "no_opening",
+        "opening_step", "opening_option", "opening_area", "opening_symmetric",
+        "opening_not_offered",
+        "chat_empty", "chat_too_long", "chat_repeat", "chat_closed",
     }
 )  # fmt: skip
 
@@ -277,6 +311,32 @@ class MoveMessage:
 
 
 @dataclass(frozen=True)
+class OpeningChoice:
+    """An opening choice: a colour, ``place_two``, ``offer``, or a declared count."""
+
+    game_id: str
+    option: str
+    version: int
+
+
+OPENING_OPTION_RE = re.compile(r"^(black|white|place_two|offer|[1-9][0-9]?)$")
+
+
+def parse_opening_choice(data: Any) -> OpeningChoice:
+    game_id = game_id_of(data)
+    option = data.get("option")
+    if not isinstance(option, str | int) or isinstance(option, bool):
+        raise _bad("'option' must be a string", "option", "type")
+    option = str(option).strip().lower()
+    if not OPENING_OPTION_RE.match(option):
+        raise _bad(
+            "'option' must be black, white, place_two, offer or a count", "option", "choice",
+            choices=["black", "white", "place_two", "offer", "1..10"],
+        )  # fmt: skip
+    return OpeningChoice(game_id, option, _int(data, "version", 0, 2**31 - 1))
+
+
+@dataclass(frozen=True)
 class ChatMessage:
     game_id: str
     text: str
@@ -350,6 +410,7 @@ EVENT_PARSERS: dict[str, Callable[[Any], Any]] = {
     "abort": parse_game_ref,
     "claim_victory": parse_game_ref,
     "take_seat": parse_game_ref,
+    "opening_choice": parse_opening_choice,
     "chat": parse_chat,
 }
 
@@ -377,6 +438,9 @@ class NewGame:
     moves: list[tuple[int, int]]
     black_player: str | None = None
     white_player: str | None = None
+    # The opening rule (``game.opening_types.OpeningRule``); whether the board rule plays
+    # it is the game model's call (``bad_opening``).
+    opening: str = "none"
 
 
 PLAYER_ID_RE = re.compile(r"^[a-z0-9][a-z0-9:_.-]{0,63}$")
@@ -425,6 +489,7 @@ def parse_new_game(body: Any) -> NewGame:
         moves=moves_of(data, "moves", size),
         black_player=_player_id(data, "black_player"),
         white_player=_player_id(data, "white_player"),
+        opening=_choice(data, "opening", OPENINGS, "none"),
     )
 
 
