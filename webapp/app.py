@@ -103,6 +103,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(instance_dir)
 
+    from webapp.accounts import routes as account_routes
     from webapp.chat.repo import ChatRepo
     from webapp.chat.service import ChatService
     from webapp.http import api, health, json_body, pages, players_page, security
@@ -159,6 +160,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     pages.init_app(app)
     health.init_app(app)
     players_page.init_app(app)
+    account_routes.init_app(app)
     security.init_app(app)  # last: it wraps everything else
     if app.config["AI_RESUME"]:
         service.resume()

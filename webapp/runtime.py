@@ -22,6 +22,7 @@ from webapp.game.service import GameService, ServiceSettings
 from webapp.players.registry import PlayerRegistry
 from webapp.realtime.presence import Presence
 from webapp.realtime.publisher import Emit
+from webapp.storage import people_tables  # noqa: F401  (its tables, for create_all)
 from webapp.storage.store import Store
 
 

@@ -5,6 +5,13 @@
  */
 export const STRINGS = {
   en: {
+    "nav.you": "Your name and account",
+    "me.title": "You",
+    "me.lead": "Your name is shown to your opponents and to spectators.",
+    "me.saved": "Name saved.",
+    "me.name": "Display name",
+    "me.name_rule": "1 to {max} characters.",
+    "me.save": "Save name",
     "nav.play": "Play",
     "nav.players": "Players",
     "players.title": "Players",
@@ -292,6 +299,13 @@ export const STRINGS = {
     "error.forbidden_origin": "That request came from another site",
   },
   zh: {
+    "nav.you": "你的名字和账户",
+    "me.title": "我",
+    "me.lead": "你的名字会显示给对手和观众。",
+    "me.saved": "名字已保存。",
+    "me.name": "显示名",
+    "me.name_rule": "1 到 {max} 个字符。",
+    "me.save": "保存名字",
     "nav.play": "对弈",
     "nav.players": "棋手",
     "players.title": "棋手",

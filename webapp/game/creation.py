@@ -2,12 +2,14 @@
 and the creator's seat secret. Also games imported from a PSQ record.
 
 Pure apart from the random colour, id and secret it draws: ``new_from_request`` returns
-the ``Game`` to store and the secret for the creator's cookie (None for AI vs AI). The
-players (``players.registry``) name the AI seats of an AI-vs-AI game."""
+the ``Game`` to store and the secret for the creator's cookie (None for AI vs AI); the
+creator's seat carries their person id and display name when given. The players
+(``players.registry``) name the AI seats of an AI-vs-AI game."""
 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 from engine import Rule
@@ -16,14 +18,20 @@ from webapp.game.errors import BadRequestError
 from webapp.game.model import Game
 from webapp.game.psq import PsqError, parse_psq
 from webapp.game.seat_keys import hash_token, new_game_id, new_token
-from webapp.game.types import Mode, Seat, SeatInfo, SeatKind
+from webapp.game.types import Mode, Person, Seat, SeatInfo, SeatKind
 from webapp.players.registry import Player, PlayerRegistry, UnknownPlayerError
 from webapp.realtime.messages import ImportRequest, NewGame
 
 
 def new_from_request(
-    request: NewGame, players: PlayerRegistry, now: int, *, imported: bool = False
+    request: NewGame,
+    players: PlayerRegistry,
+    now: int,
+    *,
+    imported: bool = False,
+    creator: Person | None = None,
 ) -> tuple[Game, str | None]:
+    """The game ``request`` asks for; ``creator`` (when known) names the creator's seat."""
     mode = Mode(request.mode)
     color = request.color
     if color == "random":
@@ -42,6 +50,8 @@ def new_from_request(
         token = new_token()
         mine = Seat(color)
         seats[mine] = SeatInfo(SeatKind.HUMAN, "Guest", None, hash_token(token))
+        if creator is not None:
+            seats[mine] = replace(seats[mine], name=creator.name, player_id=creator.id)
         if mode is Mode.AI:
             seats[mine.other] = SeatInfo(SeatKind.AI, f"AI Level {request.level}", request.level)
             settings["level"] = request.level
@@ -84,7 +94,7 @@ def aivai_players(request: NewGame, players: PlayerRegistry) -> dict[Seat, Playe
 
 
 def new_from_psq(
-    request: ImportRequest, players: PlayerRegistry, now: int
+    request: ImportRequest, players: PlayerRegistry, now: int, *, creator: Person | None = None
 ) -> tuple[Game, str | None]:
     """A game against the AI continuing an imported record (over already if the record
     is: the state says so with ``imported_finished``)."""
@@ -105,4 +115,4 @@ def new_from_psq(
         clock=None,
         moves=record.moves,
     )
-    return new_from_request(request_game, players, now, imported=True)
+    return new_from_request(request_game, players, now, imported=True, creator=creator)

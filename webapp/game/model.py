@@ -31,6 +31,7 @@ from webapp.game.types import (
     Mode,
     Move,
     Offers,
+    Person,
     Result,
     Seat,
     SeatInfo,
@@ -230,9 +231,12 @@ def new_game(
     )
 
 
-def take_seat(game: Game, seat: Seat | None, token_hash: str, now: int) -> Change:
+def take_seat(
+    game: Game, seat: Seat | None, token_hash: str, now: int, *, person: Person | None = None
+) -> Change:
     """A visitor takes the free human seat (``seat``, or whichever is free) of a friend
-    game that waits for its second player; the game starts."""
+    game that waits for its second player (named ``person`` when known); the game
+    starts."""
     free = game.free_seat
     if game.status is not Status.WAITING or free is None:
         raise BadRequestError("there is no free seat in this game", code="seat_taken")
@@ -240,6 +244,8 @@ def take_seat(game: Game, seat: Seat | None, token_hash: str, now: int) -> Chang
         raise BadRequestError("that seat is taken", code="seat_taken")
     seats = dict(game.seats)
     seats[free] = replace(seats[free], token_hash=token_hash)
+    if person is not None:
+        seats[free] = replace(seats[free], name=person.name, player_id=person.id)
     clock = game.clock.restarted(game.turn, now) if game.clock is not None else None
     started = replace(game, seats=seats, status=Status.ACTIVE, clock=clock)
     return Change(started, (SeatTaken(free),))

@@ -45,7 +45,9 @@ def game_of(record: GameRecord) -> Game:
         rule=Rule.from_name(record.rule),
         status=Status(record.status),
         seats={
-            Seat(color): SeatInfo(SeatKind(seat.kind), seat.name, seat.level, seat.token_hash)
+            Seat(color): SeatInfo(
+                SeatKind(seat.kind), seat.name, seat.level, seat.token_hash, seat.player_id
+            )
             for color, seat in record.seats.items()
         },
         moves=tuple(_move_of(m) for m in record.moves),
@@ -78,7 +80,7 @@ def record_of(game: Game) -> GameRecord:
         moves=[_move_record(ply, move) for ply, move in enumerate(game.moves, start=1)],
         seats={
             seat.value: SeatRecord(
-                seat.value, info.kind.value, info.token_hash, info.level, info.name
+                seat.value, info.kind.value, info.token_hash, info.level, info.name, info.player_id
             )
             for seat, info in game.seats.items()
         },
@@ -94,6 +96,8 @@ class Update:
     truncate_to: int | None = None
     add_moves: list[MoveRecord] = field(default_factory=list)
     seat_tokens: dict[str, str] = field(default_factory=dict)
+    # Who took those seats: person id and display name.
+    seat_holders: dict[str, tuple[str | None, str]] = field(default_factory=dict)
 
 
 def update_of(old: Game, new: Game) -> Update:
@@ -109,7 +113,9 @@ def update_of(old: Game, new: Game) -> Update:
         for seat, info in new.seats.items()
         if info.token_hash is not None and old.seats[seat].token_hash is None
     }
-    return Update(_columns(new), truncate_to, added, tokens)
+    holders = {color: (new.seats[Seat(color)].player_id, new.seats[Seat(color)].name)
+               for color in tokens}  # fmt: skip
+    return Update(_columns(new), truncate_to, added, tokens, holders)
 
 
 def result_json(result: Result) -> dict[str, Any]:

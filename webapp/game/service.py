@@ -38,7 +38,7 @@ from webapp.game.seat_keys import (
     seat_of_token,
 )
 from webapp.game.timers import GameTimers
-from webapp.game.types import Mode, OfferKind, Seat, Status
+from webapp.game.types import Mode, OfferKind, Person, Seat, Status
 from webapp.game.view import Activity, JsonView
 from webapp.players.registry import PlayerRegistry
 from webapp.realtime.messages import EngineMoveRequest, ImportRequest, NewGame
@@ -48,6 +48,10 @@ from webapp.storage.store import GameNotFoundError, GameRecord, StaleVersionErro
 log = logging.getLogger(__name__)
 
 Transition = Callable[[Game, int], Change]
+
+
+# A new game and its creator's seat secret (None for AI vs AI).
+Created = tuple[Game, str | None]
 
 
 def epoch_ms() -> int:
@@ -164,6 +168,7 @@ class GameService:
                 truncate_to=update.truncate_to,
                 add_moves=update.add_moves,
                 seat_tokens=update.seat_tokens,
+                seat_holders=update.seat_holders,
             )
         except StaleVersionError:
             raise StaleStateError("the game changed; try again", code="stale") from None
@@ -281,16 +286,18 @@ class GameService:
     def seat_of_token(self, game_id: str, token: Any) -> Seat | None:
         return seat_of_token(self.load(game_id), token if isinstance(token, str) else None)
 
-    def take_seat(self, game_id: str, cookies: Mapping[str, str]) -> tuple[Game, Seat, str]:
-        """Give the visitor the free seat of a friend game waiting for its second
-        player; return the game, the seat and its secret (for the visitor's cookie)."""
+    def take_seat(
+        self, game_id: str, cookies: Mapping[str, str], person: Person | None = None
+    ) -> tuple[Game, Seat, str]:
+        """Give the visitor (``person``) the free seat of a waiting friend game; return
+        the game, the seat and its secret (for the visitor's cookie)."""
         token = new_token()
         taken: list[Seat] = []
 
         def take(game: Game, now: int) -> Change:
             if seat_from_cookies(game, cookies) is not None:
                 raise GameActionError("you already have a seat in this game", code="already_seated")
-            change = model.take_seat(game, None, hash_token(token), now)
+            change = model.take_seat(game, None, hash_token(token), now, person=person)
             taken.extend(e.seat for e in change.events if isinstance(e, SeatTaken))
             return change
 
@@ -299,13 +306,13 @@ class GameService:
 
     # -- creating -----------------------------------------------------------------------
 
-    def create(self, request: NewGame) -> tuple[Game, str | None]:
+    def create(self, request: NewGame, creator: Person | None = None) -> Created:
         """Create a game; return it and the creator's seat secret (None for AI vs AI)."""
-        game, token = creation.new_from_request(request, self.players, self.now())
+        game, token = creation.new_from_request(request, self.players, self.now(), creator=creator)
         return self._store_new(game), token
 
-    def import_psq(self, request: ImportRequest) -> tuple[Game, str | None]:
-        game, token = creation.new_from_psq(request, self.players, self.now())
+    def import_psq(self, request: ImportRequest, creator: Person | None = None) -> Created:
+        game, token = creation.new_from_psq(request, self.players, self.now(), creator=creator)
         return self._store_new(game), token
 
     def _store_new(self, game: Game) -> Game:

@@ -152,6 +152,15 @@ class SeatInfo:
 
 
 @dataclass(frozen=True)
+class Person:
+    """Who takes a human seat: a person id (a visitor's or an account's, from
+    ``players.identity``) and the display name shown to opponents and spectators."""
+
+    id: str
+    name: str
+
+
+@dataclass(frozen=True)
 class Clock:
     """A chess clock: the time each side had left when ``running`` last started, at
     ``since`` (epoch ms). Pure: every reading takes ``now``."""

@@ -1,5 +1,6 @@
 """The JSON API under ``/api/v1``: create and import games, read their public state, and
-ask the engine for a move in any position (stateless).
+ask the engine for a move in any position (stateless). The creator's seat carries their
+person id and display name (``players.identity``).
 
 Bodies are validated by ``messages``; the game service does the work; every refusal is
 ``{"error": "..."}`` with a 4xx status. Creating a game sets the creator's seat cookie."""
@@ -16,6 +17,7 @@ from webapp.game.seat_keys import seat_cookie
 from webapp.game.service import GameService
 from webapp.http.cookies import set_seat_cookie
 from webapp.http.json_body import MAX_JSON_DEPTH, json_depth
+from webapp.players import identity
 from webapp.realtime.messages import GAME_ID_RE, parse_engine_move, parse_import, parse_new_game
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -50,13 +52,20 @@ def _created(game: Game, token: str | None) -> tuple[Response, int]:
 
 @bp.post("/games")
 def create_game() -> tuple[Response, int]:
-    game, token = service().create(parse_new_game(_json_body()))
+    request_game = parse_new_game(_json_body())
+    visitor = identity.current_visitor()
+    game, token = service().create(request_game, creator=visitor.person)
+    if token is not None:
+        identity.remember(visitor)
     return _created(game, token)
 
 
 @bp.post("/import")
 def import_game() -> tuple[Response, int]:
-    game, token = service().import_psq(parse_import(_json_body()))
+    request_game = parse_import(_json_body())
+    visitor = identity.current_visitor()
+    game, token = service().import_psq(request_game, creator=visitor.person)
+    identity.remember(visitor)
     return _created(game, token)
 
 

@@ -29,6 +29,7 @@ from webapp.game.seat_keys import seat_cookie
 from webapp.game.service import GameService
 from webapp.http.cookies import LANGUAGES, language_of, set_seat_cookie
 from webapp.http.security import same_site_path
+from webapp.players import identity
 from webapp.realtime.messages import GAME_ID_RE, RULES
 
 bp = Blueprint("pages", __name__)
@@ -93,7 +94,9 @@ def take_seat(game_id: str) -> tuple[Response, int]:
     token = body.get("token")
     try:
         if token is None:
-            _, seat, token = service().take_seat(game_id, request.cookies)
+            visitor = identity.current_visitor()
+            _, seat, token = service().take_seat(game_id, request.cookies, visitor.person)
+            identity.remember(visitor)
         else:
             found = service().seat_of_token(game_id, token)
             if found is None:

@@ -24,6 +24,7 @@ from webapp.game.errors import (
 )
 from webapp.game.service import GameService
 from webapp.game.types import OfferKind, Seat
+from webapp.players import identity
 from webapp.realtime.messages import EVENT_PARSERS, ChatMessage, GameRef, MoveMessage
 from webapp.realtime.presence import Presence
 from webapp.realtime.publisher import room_of
@@ -151,7 +152,11 @@ class GameNamespace(Namespace):  # type: ignore[misc]
 
     def on_take_seat(self, data: Any = None) -> dict[str, Any]:
         def take(ref: GameRef) -> dict[str, Any]:
-            game, seat, token = self.service.take_seat(ref.game_id, request.cookies)
+            visitor = identity.socket_visitor()
+            person = visitor.person if visitor is not None else None
+            game, seat, token = self.service.take_seat(ref.game_id, request.cookies, person)
+            if visitor is not None:
+                identity.remember(visitor)
             if self.presence.is_member(ref.game_id, self.sid):
                 self.presence.join(ref.game_id, self.sid, seat.value)
                 self._enter_chat(ref.game_id, seat)

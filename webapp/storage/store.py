@@ -54,6 +54,7 @@ class SeatRecord:
     token_hash: str | None = None
     level: int | None = None
     name: str = "Guest"
+    player_id: str | None = None
 
 
 @dataclass
@@ -117,7 +118,10 @@ def _orm_record(game: Game) -> GameRecord:
             MoveRecord(m.ply, m.x, m.y, m.color, m.eval_score, m.depth, m.nodes, m.think_ms)
             for m in game.moves
         ),
-        (SeatRecord(s.color, s.kind, s.token_hash, s.level, s.name) for s in game.seats),
+        (
+            SeatRecord(s.color, s.kind, s.token_hash, s.level, s.name, s.player_id)
+            for s in game.seats
+        ),
     )
 
 
@@ -164,14 +168,20 @@ def make_engine(url: str) -> Engine:
 
 
 def add_missing_columns(engine: Engine) -> None:
-    """Add the columns a database made by an older version lacks (``create_all`` makes
-    only missing tables): each is nullable, so old rows read as before."""
-    existing = {column["name"] for column in inspect(engine).get_columns("games")}
-    with engine.begin() as connection:
-        for column in Game.__table__.columns:
-            if column.name not in existing and column.nullable:
-                kind = column.type.compile(dialect=engine.dialect)
-                connection.exec_driver_sql(f"ALTER TABLE games ADD COLUMN {column.name} {kind}")
+    """Add the columns (and their indexes) a database made by an older version lacks
+    (``create_all`` makes only missing tables): each is nullable, so old rows read as
+    before."""
+    for table in (GAMES, SEATS):
+        existing = {column["name"] for column in inspect(engine).get_columns(table.name)}
+        with engine.begin() as connection:
+            for column in table.columns:
+                if column.name not in existing and column.nullable:
+                    kind = column.type.compile(dialect=engine.dialect)
+                    connection.exec_driver_sql(
+                        f"ALTER TABLE {table.name} ADD COLUMN {column.name} {kind}"
+                    )
+            for index in table.indexes:
+                index.create(connection, checkfirst=True)
 
 
 class Store:
@@ -224,7 +234,14 @@ class Store:
                 .order_by(moves.c.ply)
             ).all()
             seat_rows = connection.execute(
-                select(seats.c.color, seats.c.kind, seats.c.token_hash, seats.c.level, seats.c.name)
+                select(
+                    seats.c.color,
+                    seats.c.kind,
+                    seats.c.token_hash,
+                    seats.c.level,
+                    seats.c.name,
+                    seats.c.player_id,
+                )
                 .where(seats.c.game_id == game_id)
                 .order_by(seats.c.color)
             ).all()
@@ -352,6 +369,7 @@ class Store:
                     token_hash=s.token_hash,
                     level=s.level,
                     name=s.name,
+                    player_id=s.player_id,
                 )
                 for s in record.seats.values()
             )
@@ -366,10 +384,12 @@ class Store:
         truncate_to: int | None = None,
         add_moves: Iterable[MoveRecord] = (),
         seat_tokens: dict[str, str] | None = None,
+        seat_holders: dict[str, tuple[str | None, str]] | None = None,
     ) -> int:
         """Apply a change if the game is still at ``expected_version``; return the new
         version. ``truncate_to`` keeps only the first that many moves (undo);
-        ``seat_tokens`` binds free seats to token hashes. Raise ``StaleVersionError``
+        ``seat_tokens`` binds free seats to token hashes, ``seat_holders`` names who took
+        them (person id and display name, see ``players.identity``). Raise ``StaleVersionError``
         (and write nothing) if another writer got there first."""
         changes = dict(changes or {})
         unknown = set(changes) - UPDATABLE
@@ -395,7 +415,11 @@ class Store:
             rows = [_move_values(game_id, m) for m in add_moves]
             if rows:
                 connection.execute(insert(moves), rows)
+            holders = seat_holders or {}
             for color, token_hash in (seat_tokens or {}).items():
+                holder: dict[str, Any] = {}
+                if color in holders:
+                    holder = {"player_id": holders[color][0], "name": holders[color][1]}
                 claimed = connection.execute(
                     update(seats)
                     .where(
@@ -403,7 +427,7 @@ class Store:
                         seats.c.color == color,
                         seats.c.token_hash.is_(None),
                     )
-                    .values(token_hash=token_hash)
+                    .values(token_hash=token_hash, **holder)
                 )
                 if claimed.rowcount != 1:
                     raise StaleVersionError(f"the {color} seat of {game_id} is taken")

@@ -79,5 +79,7 @@ class Seat(Base):
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     level: Mapped[int | None] = mapped_column(Integer, nullable=True)
     name: Mapped[str] = mapped_column(Text, default="Guest")
+    # The person (visitor or account, see ``players.identity``) holding a human seat.
+    player_id: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
 
     game: Mapped[Game] = relationship(back_populates="seats")
