@@ -107,6 +107,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from webapp.chat.repo import ChatRepo
     from webapp.chat.service import ChatService
     from webapp.http import api, health, json_body, pages, players_page, security
+    from webapp.puzzles import routes as puzzle_routes
     from webapp.realtime import guard
     from webapp.realtime.namespace import NAMESPACE, GameNamespace
     from webapp.realtime.ratelimit import RateLimiter
@@ -161,6 +162,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     health.init_app(app)
     players_page.init_app(app)
     account_routes.init_app(app)
+    puzzle_routes.init_app(app)
     security.init_app(app)  # last: it wraps everything else
     if app.config["AI_RESUME"]:
         service.resume()
