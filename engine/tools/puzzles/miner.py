@@ -68,10 +68,14 @@ class PuzzleMiner:
             return []
         found: list[Puzzle] = []
         run = self._final_attack(game, final)
+        taken = 0  # win puzzles of the final attack, known ones included
         for ply in run:
-            if len([p for p in found if p.goal is Goal.WIN]) >= self.limits.per_game:
+            if taken >= self.limits.per_game:
                 break
-            self._keep(found, self.win_puzzle(game, ply))
+            puzzle = self.win_puzzle(game, ply)
+            if puzzle is not None:
+                taken += 1
+                self._keep(found, puzzle)
         if run and run[0] - 1 >= MIN_PLY:
             self._keep(found, self.defence_puzzle(game, run[0] - 1))
         if self.limits.missed_wins:
