@@ -146,7 +146,7 @@ def pvs(
         hs.pv_len[ply] = ply + 1
         return MATE - ply - 3
     if ply >= MAX_PLY - 8:
-        return evaluate(st)
+        return evaluate(st, tb)
 
     # Step 3. Transposition table.
     key = st.info[I_HASH] ^ (np.int64(color) << 61)
@@ -184,7 +184,7 @@ def pvs(
             win = vcf(st, tb, hs, ply, budget)
             if win > 0:
                 return MATE - ply - win
-        return evaluate(st)
+        return evaluate(st, tb)
 
     # Step 5. Null move: when the opponent has no threat that two moves in a row would
     # turn into a win (no four, no open three, no four-three or double three to make)
@@ -203,7 +203,7 @@ def pvs(
         and st.class_count[op, C_FLEX3_2X] == 0
         and st.class_count[op, C_BLOCK4] == 0
         and beta < MATE_BOUND
-        and evaluate(st) >= beta
+        and evaluate(st, tb) >= beta
     ):
         saved_null_ply = st.info[I_NULL_PLY]
         st.info[I_NULL_PLY] = ply + 1
@@ -223,13 +223,13 @@ def pvs(
         depth -= 1
     count = generate(st, hs, ply, tt_move, ROOT_BRANCH_LIMIT if ply == 0 else BRANCH_LIMIT)
     if count == 0:
-        return 0 if ply > 0 else evaluate(st)
+        return 0 if ply > 0 else evaluate(st, tb)
 
     # Step 7. Principal variation search over the moves, quiet late moves reduced or,
     # near the leaves, pruned.
     futile = False
     if not pv_node and not defending and depth < FUTILITY_MARGIN.shape[0] and ply > 0:
-        futile = evaluate(st) + FUTILITY_MARGIN[depth] <= alpha
+        futile = evaluate(st, tb) + FUTILITY_MARGIN[depth] <= alpha
     best = -INF
     best_move = hs.moves[ply, 0]
     original_alpha = alpha

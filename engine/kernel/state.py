@@ -55,7 +55,8 @@ class State(NamedTuple):
     klass: np.ndarray  # int8[2, n]: combined class per side
     combo: np.ndarray  # int32[2, n]: the four shapes as an index of the combination tables
     class_count: np.ndarray  # int32[2, NUM_CLASSES]: empty cells of each class per side
-    value_sum: np.ndarray  # int64[2]: sum of values over empty cells per side
+    eval_sum: np.ndarray  # int64[2, 2]: evaluation weights over empty cells, per side and
+    # role (0 to move, 1 waiting; ``Tables.eval_cells``)
     near: np.ndarray  # int16[n]: stones within two steps along the lines
     dirs: np.ndarray  # int64[4]: index offsets of the four directions
     stack: np.ndarray  # int32[cells + MAX_PLY + 64]: every stone placed, in order
@@ -83,7 +84,7 @@ def new_state(size: int, renju: bool) -> State:
         klass=np.zeros((2, n), dtype=np.int8),
         combo=np.zeros((2, n), dtype=np.int32),
         class_count=np.zeros((2, NUM_CLASSES), dtype=np.int32),
-        value_sum=np.zeros(2, dtype=np.int64),
+        eval_sum=np.zeros((2, 2), dtype=np.int64),
         near=np.zeros(n, dtype=np.int16),
         dirs=np.array([1, stride, stride + 1, stride - 1], dtype=np.int64),
         stack=np.zeros(size * size + MAX_PLY + 64, dtype=np.int32),
@@ -115,7 +116,7 @@ def copy_into(dst: State, src: State) -> None:
     _copy_flat(dst.klass, src.klass)
     _copy_flat(dst.combo, src.combo)
     _copy_flat(dst.class_count, src.class_count)
-    _copy_flat(dst.value_sum, src.value_sum)
+    _copy_flat(dst.eval_sum, src.eval_sum)
     _copy_flat(dst.near, src.near)
     _copy_flat(dst.info, src.info)
     ply = src.info[I_PLY]
@@ -142,10 +143,11 @@ def _refresh_cell(st: State, tb: Tables, j: int) -> None:
             shape = (int(tb.shapes[st.keys[d, j]]) >> (4 * side)) & 15
             st.shape[side, d, j] = shape
             combo = combo * NUM_PATTERNS + shape
+        old_combo = st.combo[side, j]
         st.combo[side, j] = combo
-        new_value = tb.combo_value[combo]
-        st.value_sum[side] += new_value - st.value[side, j]
-        st.value[side, j] = new_value
+        st.eval_sum[side, 0] += tb.eval_cells[combo, 0] - tb.eval_cells[old_combo, 0]
+        st.eval_sum[side, 1] += tb.eval_cells[combo, 1] - tb.eval_cells[old_combo, 1]
+        st.value[side, j] = tb.combo_value[combo]
         new_class = tb.combo_class[combo]
         st.class_count[side, st.klass[side, j]] -= 1
         st.class_count[side, new_class] += 1
@@ -160,8 +162,9 @@ def _refresh_lines(st: State, tb: Tables, i: int) -> None:
     direction's weight. The arrays are read into locals first: reaching them through the
     structs inside the loop costs compiled code far more."""
     cells, keys, shape, combo = st.cells, st.keys, st.shape, st.combo
-    value, klass, counts, value_sum = st.value, st.klass, st.class_count, st.value_sum
+    value, klass, counts, eval_sum = st.value, st.klass, st.class_count, st.eval_sum
     shapes, combo_value, combo_class = tb.shapes, tb.combo_value, tb.combo_class
+    eval_cells = tb.eval_cells
     for d in range(4):
         step = st.dirs[d]
         weight = COMBO_WEIGHT[d]
@@ -180,11 +183,12 @@ def _refresh_lines(st: State, tb: Tables, i: int) -> None:
                     if new_shape == old_shape:
                         continue
                     shape[side, d, j] = new_shape
-                    index = int(combo[side, j]) + (new_shape - old_shape) * weight
+                    old_index = int(combo[side, j])
+                    index = old_index + (new_shape - old_shape) * weight
                     combo[side, j] = index
-                    new_value = combo_value[index]
-                    value_sum[side] += new_value - value[side, j]
-                    value[side, j] = new_value
+                    value[side, j] = combo_value[index]
+                    eval_sum[side, 0] += eval_cells[index, 0] - eval_cells[old_index, 0]
+                    eval_sum[side, 1] += eval_cells[index, 1] - eval_cells[old_index, 1]
                     new_class = combo_class[index]
                     counts[side, klass[side, j]] -= 1
                     counts[side, new_class] += 1
@@ -196,7 +200,9 @@ def place(st: State, tb: Tables, i: int, color: int) -> None:
     """Put a stone of ``color`` (1 black, 2 white) on empty cell ``i`` and push it."""
     # The cell leaves the pool of empty cells: drop its contributions.
     for side in range(2):
-        st.value_sum[side] -= st.value[side, i]
+        combo = st.combo[side, i]
+        st.eval_sum[side, 0] -= tb.eval_cells[combo, 0]
+        st.eval_sum[side, 1] -= tb.eval_cells[combo, 1]
         st.class_count[side, st.klass[side, i]] -= 1
     st.cells[i] = color
     ply = st.info[I_PLY]
@@ -241,7 +247,9 @@ def remove(st: State, tb: Tables) -> int:
     # The cell rejoins the pool of empty cells with its shapes recomputed.
     for side in range(2):
         st.class_count[side, st.klass[side, i]] += 1
-        st.value[side, i] = 0
+        combo = st.combo[side, i]
+        st.eval_sum[side, 0] += tb.eval_cells[combo, 0]
+        st.eval_sum[side, 1] += tb.eval_cells[combo, 1]
     _refresh_cell(st, tb, i)
     return i
 
@@ -266,13 +274,17 @@ def init_walls(st: State, tb: Tables) -> None:
     for side in range(2):
         for c in range(st.class_count.shape[1]):
             st.class_count[side, c] = 0
-        st.value_sum[side] = 0
+        st.eval_sum[side, 0] = 0
+        st.eval_sum[side, 1] = 0
     for i in range(n):
         if st.cells[i] == 0:
             for side in range(2):
                 st.value[side, i] = 0
                 st.klass[side, i] = 0
+                st.combo[side, i] = 0
                 st.class_count[side, 0] += 1
+                st.eval_sum[side, 0] += tb.eval_cells[0, 0]
+                st.eval_sum[side, 1] += tb.eval_cells[0, 1]
             _refresh_cell(st, tb, i)
 
 

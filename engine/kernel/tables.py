@@ -5,8 +5,10 @@ black and for white in one byte: the one pattern table, filled by ``patterns.cla
 itself, so one lookup serves both sides.
 ``combo_class``, ``combo_value`` and ``playout_value`` give the combined class, the
 ordering value and the MCTS playout weight of a cell from its four line shapes (indexed by
-``combo_index``); ``zobrist`` holds the hash keys of one board size. The combined classes
-are the vocabulary every compiled search speaks, negamax and MCTS alike."""
+``combo_index``); ``eval_cells`` and ``eval_threats`` are the evaluation's weights
+(``weights``: fitted, shipped as data); ``zobrist`` holds the hash keys of one board size.
+The combined classes are the vocabulary every compiled search speaks, negamax and MCTS
+alike."""
 
 from __future__ import annotations
 
@@ -31,6 +33,7 @@ from engine.kernel.patterns import (
     build_table,
     swap_colours,
 )
+from engine.kernel.weights import EvalWeights, default_weights, expand
 
 PAD = HALF
 
@@ -138,9 +141,26 @@ class Tables(NamedTuple):
     combo_class: np.ndarray  # int8[11**4]
     playout_value: np.ndarray  # int32[11**4]: MCTS playout weight
     zobrist: np.ndarray  # int64[3, cells]
+    eval_cells: np.ndarray  # int32[11**4, 2]: cell weight to move / waiting (weights.py)
+    eval_threats: np.ndarray  # int64[NUM_THREAT_TERMS]: side-to-move threat terms
 
 
 _TABLE_CACHE: dict[str, Tables] = {}
+_EVAL_CACHE: list[tuple[np.ndarray, np.ndarray]] = []
+
+
+def with_weights(tables: Tables, weights: EvalWeights) -> Tables:
+    """The same tables evaluating with other weights."""
+    return tables._replace(
+        eval_cells=expand(weights), eval_threats=weights.threats.astype(np.int64)
+    )
+
+
+def _default_eval() -> tuple[np.ndarray, np.ndarray]:
+    if not _EVAL_CACHE:
+        weights = default_weights(COMBO_VALUE)
+        _EVAL_CACHE.append((expand(weights), weights.threats.astype(np.int64)))
+    return _EVAL_CACHE[0]
 
 
 def rule_tables(rule_name: str, size: int) -> Tables:
@@ -155,6 +175,9 @@ def rule_tables(rule_name: str, size: int) -> Tables:
     stride = size + 2 * PAD
     rng = np.random.default_rng(20261122 + size)
     zobrist = rng.integers(-(2**62), 2**62, size=(3, stride * stride), dtype=np.int64)
-    tables = Tables(shapes, COMBO_VALUE, COMBO_CLASS, COMBO_PLAYOUT_VALUE, zobrist)
+    eval_cells, eval_threats = _default_eval()
+    tables = Tables(
+        shapes, COMBO_VALUE, COMBO_CLASS, COMBO_PLAYOUT_VALUE, zobrist, eval_cells, eval_threats
+    )
     _TABLE_CACHE[cache_key] = tables
     return tables

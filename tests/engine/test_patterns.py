@@ -166,10 +166,10 @@ def test_incremental_shapes_match_whole_lines_in_random_games(rule: str) -> None
 
 def _check_combinations(state: kstate.State, tables: Tables, grid: np.ndarray) -> None:
     """Each empty cell's combination, class and value follow from its four shapes, and
-    the per-side counts and sums cover exactly the empty cells."""
+    the per-side counts and evaluation sums cover exactly the empty cells."""
     size = grid.shape[0]
     counts = np.zeros_like(state.class_count)
-    sums = np.zeros_like(state.value_sum)
+    sums = np.zeros_like(state.eval_sum)
     for y in range(size):
         for x in range(size):
             if grid[y, x]:
@@ -181,9 +181,9 @@ def _check_combinations(state: kstate.State, tables: Tables, grid: np.ndarray) -
                 assert state.klass[side, i] == tables.combo_class[combo]
                 assert state.value[side, i] == tables.combo_value[combo]
                 counts[side, state.klass[side, i]] += 1
-                sums[side] += state.value[side, i]
+                sums[side] += tables.eval_cells[combo]
     assert np.array_equal(counts, state.class_count)
-    assert np.array_equal(sums, state.value_sum)
+    assert np.array_equal(sums, state.eval_sum)
 
 
 def test_shape_order_is_by_strength() -> None:

@@ -1,0 +1,195 @@
+"""Texel tuning of the evaluation: fit the per-combination cell weights and the threat
+terms (``engine.kernel.weights``) to training games by logistic regression, in numpy.
+
+The data recipe (see the README): training games from ``engine.tools.tune_data``, made
+by self-play between search budgets from random and book openings; their positions are
+read with the kernel's own state (``engine.tools.tune_features``). A position's target is
+a blend of the game's result and the mover's search score, both seen from the side to
+move: ``mix * result + (1 - mix) * sigmoid(score / K)``; positions whose search saw a
+forced win are left out, since the search, not the evaluation, decides them. The model is
+the evaluation itself: ``sigmoid(eval / K)`` with eval the sum of the cell weights (to
+move, waiting) plus the threat terms. ``K`` is first fitted so that the hand-set weights
+predict the results best, which keeps the fitted weights on the engine's score scale;
+then the weights are fitted by Adam on the cross-entropy, pulled towards the hand-set
+values (an L2 term) so that combinations rarely seen keep sensible values. One game in
+ten is held out to report the loss before and after. Rebuild the shipped file with::
+
+    python -m engine.tools.tune_data --games 1200 --seed 1 --out games-a.npz
+    python -m engine.tools.tune_data --games 800 --seed 2 --out games-b.npz \\
+        --openings ../shared/openings/gomocup2026_freestyle15_offset.txt
+    python -m engine.tools.tune games-a.npz games-b.npz --out engine/data/eval_weights.npz
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from engine.kernel.scores import MATE_BOUND
+from engine.kernel.tables import COMBO_VALUE
+from engine.kernel.weights import (
+    NUM_CANONICAL,
+    WEIGHT_UNIT,
+    EvalWeights,
+    hand_weights,
+    save_weights,
+)
+from engine.tools.tune_data import load_games
+from engine.tools.tune_features import Samples, extract
+
+HOLDOUT_EVERY = 10  # one game in this many is held out
+
+
+@dataclass
+class Model:
+    """Weights in score points, as floats while fitting."""
+
+    me: np.ndarray  # float64[NUM_CANONICAL]: the side to move's cells
+    op: np.ndarray  # float64[NUM_CANONICAL]: the waiting side's cells
+    threats: np.ndarray  # float64[NUM_THREAT_TERMS]
+
+    @classmethod
+    def from_weights(cls, weights: EvalWeights) -> Model:
+        cells = weights.cells.astype(np.float64) / WEIGHT_UNIT
+        return cls(cells[0].copy(), cells[1].copy(), weights.threats.astype(np.float64))
+
+    def to_weights(self) -> EvalWeights:
+        cells = np.rint(np.stack([self.me, self.op]) * WEIGHT_UNIT).astype(np.int64)
+        return EvalWeights(cells, np.rint(self.threats).astype(np.int64))
+
+    def vector(self) -> np.ndarray:
+        return np.concatenate([self.me, self.op, self.threats])
+
+    @classmethod
+    def from_vector(cls, vector: np.ndarray) -> Model:
+        n = NUM_CANONICAL
+        return cls(vector[:n].copy(), vector[n : 2 * n].copy(), vector[2 * n :].copy())
+
+
+def predict(samples: Samples, model: Model) -> np.ndarray:
+    """The evaluation of every sample, in points, from the side to move's view."""
+    n = samples.size
+    mine = np.bincount(samples.me_pos, model.me[samples.me_combo] * samples.me_count, minlength=n)
+    theirs = np.bincount(samples.op_pos, model.op[samples.op_combo] * samples.op_count, minlength=n)
+    return np.asarray(mine - theirs + samples.threats @ model.threats)
+
+
+def sigmoid(x: np.ndarray) -> np.ndarray:
+    return np.asarray(1.0 / (1.0 + np.exp(-np.clip(x, -50.0, 50.0))))
+
+
+def cross_entropy(target: np.ndarray, probability: np.ndarray) -> float:
+    p = np.clip(probability, 1e-9, 1 - 1e-9)
+    return float(-np.mean(target * np.log(p) + (1 - target) * np.log(1 - p)))
+
+
+def fit_scale(samples: Samples, model: Model) -> float:
+    """The K for which ``sigmoid(eval / K)`` predicts the results best (golden section
+    on log K)."""
+    evals = predict(samples, model)
+    lo, hi = math.log(20.0), math.log(20000.0)
+    ratio = (math.sqrt(5) - 1) / 2
+
+    def loss(log_k: float) -> float:
+        return cross_entropy(samples.result, sigmoid(evals / math.exp(log_k)))
+
+    for _ in range(60):
+        a = hi - ratio * (hi - lo)
+        b = lo + ratio * (hi - lo)
+        if loss(a) < loss(b):
+            hi = b
+        else:
+            lo = a
+    return math.exp((lo + hi) / 2)
+
+
+def targets(samples: Samples, scale: float, mix: float) -> np.ndarray:
+    searched = sigmoid(samples.score.astype(np.float64) / scale)
+    return np.asarray(mix * samples.result + (1 - mix) * searched)
+
+
+def fit(
+    samples: Samples,
+    prior: Model,
+    scale: float,
+    *,
+    mix: float = 0.5,
+    steps: int = 2000,
+    rate: float = 1.0,
+    reg: float = 1e-6,
+) -> Model:
+    """Adam on the cross-entropy of ``sigmoid(eval / scale)`` against the blended
+    targets, with ``reg`` times the squared distance (in points) to ``prior``."""
+    target = targets(samples, scale, mix)
+    n = samples.size
+    start = prior.vector()
+    vector = start.copy()
+    first = np.zeros_like(vector)
+    second = np.zeros_like(vector)
+    beta1, beta2, eps = 0.9, 0.999, 1e-8
+    for step in range(1, steps + 1):
+        model = Model.from_vector(vector)
+        error = (sigmoid(predict(samples, model) / scale) - target) / (scale * n)
+        grad_me = np.bincount(
+            samples.me_combo, error[samples.me_pos] * samples.me_count, minlength=NUM_CANONICAL
+        )
+        grad_op = -np.bincount(
+            samples.op_combo, error[samples.op_pos] * samples.op_count, minlength=NUM_CANONICAL
+        )
+        grad_threats = samples.threats.T @ error
+        grad = np.concatenate([grad_me, grad_op, grad_threats]) + 2 * reg * (vector - start)
+        first = beta1 * first + (1 - beta1) * grad
+        second = beta2 * second + (1 - beta2) * grad * grad
+        step_rate = rate * (1.0 - 0.9 * step / steps)
+        corrected_first = first / (1 - beta1**step)
+        corrected_second = second / (1 - beta2**step)
+        vector -= step_rate * corrected_first / (np.sqrt(corrected_second) + eps)
+    return Model.from_vector(vector)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m engine.tools.tune", description=__doc__)
+    parser.add_argument("games", nargs="+", type=Path, help="files from engine.tools.tune_data")
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--mix", type=float, default=0.5, help="weight of the game result")
+    parser.add_argument("--steps", type=int, default=2000)
+    parser.add_argument("--rate", type=float, default=1.0, help="Adam step, in points")
+    parser.add_argument("--reg", type=float, default=1e-6)
+    args = parser.parse_args(argv)
+    if not 0.0 <= args.mix <= 1.0:
+        parser.error("--mix must be between 0 and 1")
+    games = [game for path in args.games for game in load_games(path)]
+    samples = extract(games)
+    keep = np.abs(samples.score) < MATE_BOUND
+    samples = samples.subset(keep)
+    held = samples.game % HOLDOUT_EVERY == 0
+    train, test = samples.subset(~held), samples.subset(held)
+    hand = Model.from_weights(hand_weights(COMBO_VALUE))
+    scale = fit_scale(train, hand)
+    print(f"{len(games)} games, {train.size} training and {test.size} held-out positions")
+    print(f"K = {scale:.1f}")
+    model = fit(train, hand, scale, mix=args.mix, steps=args.steps, rate=args.rate, reg=args.reg)
+    for name, candidate in (("hand", hand), ("fitted", model)):
+        test_p = sigmoid(predict(test, candidate) / scale)
+        print(
+            f"{name}: held-out loss vs results {cross_entropy(test.result, test_p):.4f}, "
+            f"vs blended targets {cross_entropy(targets(test, scale, args.mix), test_p):.4f}"
+        )
+    save_weights(
+        args.out,
+        model.to_weights(),
+        scale=scale,
+        mix=args.mix,
+        games=len(games),
+        positions=samples.size,
+    )
+    print(f"weights -> {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
