@@ -50,6 +50,9 @@ class AiJob:
     # and the engine API); ``client`` is who asked, for a fair share between clients.
     lane: str = "game"
     client: str | None = None
+    # A step of an opening rule to take instead of a move (``opening_job``): the fields
+    # of ``engine.search.opening_choices.OpeningTask``.
+    opening: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -80,6 +83,9 @@ class AiMove:
     # What the move was searched for, if it engine reported it (``negamax``, ``mcts``,
     # ``external``): the win-probability scale of ``score`` depends on it.
     engine: str | None = None
+    # An opening step's answer instead of a move: ``[["point", x, y] | ["option", name],
+    # ...]``, taken in order (``game.opening_ai``).
+    opening: list[list[Any]] | None = None
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -99,4 +105,5 @@ class AiMove:
             nps=int(data.get("nps", 0)),
             forfeit=data.get("forfeit"),
             engine=data.get("engine"),
+            opening=data.get("opening"),
         )
