@@ -29,10 +29,3 @@ class LiveChecker:
         """A forced win of the side to move, with its line, or None."""
         with self._lock:
             return self._search.find_win(board)
-
-    def warm(self) -> None:
-        """Load the compiled threat searches (from numba's cache) before the first visitor
-        needs them."""
-        board = Board.from_moves([(7, 7), (0, 0), (8, 7), (0, 14), (9, 7)])
-        with self._lock:
-            self._search.find_win(board)
