@@ -78,18 +78,18 @@ def main(argv: list[str] | None = None) -> int:
             game = service.load(game_id)
             print(f"{'spectators':>10}{'join (us CPU)':>16}{'publish (us CPU)':>18}")
             present = 0
+            extra = iter(range(10**9))
+
+            def join() -> None:
+                sid = f"new{next(extra)}"
+                presence.join(game_id, sid, None)
+                service.send_state(game_id, sid, None)
+                presence.leave_all(sid)
+
             for size in args.sizes:
                 while present < size:
                     presence.join(game_id, f"s{present}", None)
                     present += 1
-                extra = iter(range(10**9))
-
-                def join() -> None:
-                    sid = f"new{next(extra)}"
-                    presence.join(game_id, sid, None)
-                    service.send_state(game_id, sid, None)
-                    presence.leave_all(sid)
-
                 joined = cpu_us(join, args.repeat)
                 published = cpu_us(lambda: service.publish(game), max(20, args.repeat // 10))
                 print(f"{size:>10}{joined:>16.0f}{published:>18.0f}")
