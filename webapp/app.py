@@ -108,6 +108,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from webapp.chat.repo import ChatRepo
     from webapp.chat.service import ChatService
     from webapp.http import api, health, json_body, pages, players_page, rules_page, security
+    from webapp.lobby import pages as lobby_pages
     from webapp.realtime import guard
     from webapp.realtime.namespace import NAMESPACE, GameNamespace
     from webapp.realtime.ratelimit import RateLimiter
@@ -162,6 +163,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     health.init_app(app)
     players_page.init_app(app)
     account_routes.init_app(app)
+    lobby_pages.init_app(app, socketio, limiter)
     rules_page.init_app(app)
     security.init_app(app)  # last: it wraps everything else
     if app.config["AI_RESUME"]:
@@ -171,6 +173,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
 def shutdown_app(app: Flask) -> None:
     """Stop the AI workers, timers and database connections of ``app``."""
+    lobby = app.extensions.pop("lobby", None)
+    if lobby is not None:
+        lobby.close()
     runtime = app.extensions.pop("gomoku", None)
     if runtime is not None:
         runtime.close()

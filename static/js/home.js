@@ -37,17 +37,6 @@ document.querySelectorAll(".size-field").forEach((field) => {
   });
 });
 
-const clockToggle = document.querySelector('#form-friend input[name="use_clock"]');
-if (clockToggle) {
-  const inputs = document.querySelector("#form-friend .clock-inputs");
-  const sync = () => {
-    inputs.classList.toggle("disabled", !clockToggle.checked);
-    inputs.querySelectorAll("input").forEach((el) => (el.disabled = !clockToggle.checked));
-  };
-  clockToggle.addEventListener("change", sync);
-  sync();
-}
-
 // The opening rules offered follow the board rule chosen (swap and swap2 for gomoku,
 // Soosõrv-8 and Taraguchi-10 for renju); the server refuses any other pairing.
 document.querySelectorAll("form.create-form").forEach((form) => {
@@ -77,13 +66,7 @@ function payloadFor(form) {
     body.defence = parseFloat(checkedValue(form, "defence") || "1.0");
   } else if (mode === "friend") {
     body.color = checkedValue(form, "color") || "black";
-    body.clock = null;
-    if (form.elements.use_clock.checked) {
-      body.clock = {
-        base_s: Math.round(parseFloat(form.elements.base_minutes.value) * 60),
-        increment_s: Math.round(parseFloat(form.elements.increment_seconds.value || "0")),
-      };
-    }
+    body.preset = checkedValue(form, "preset") || "untimed";
   } else if (mode === "aivai") {
     body.black_player = form.elements.black_player.value;
     body.white_player = form.elements.white_player.value;

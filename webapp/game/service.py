@@ -27,7 +27,7 @@ from webapp.game.absence import Absence
 from webapp.game.ai_turns import AiTurns, PoolTurns, QueueTurns, ai_change
 from webapp.game.analysis import Analysis, Reply
 from webapp.game.errors import GameActionError, GameNotFound, StaleStateError
-from webapp.game.events import SeatTaken
+from webapp.game.events import GameFinished, SeatTaken
 from webapp.game.model import Change, Game
 from webapp.game.opening_presence import swap_presence
 from webapp.game.records import game_of, record_of, update_of
@@ -111,6 +111,8 @@ class GameService:
         # The line the engine expected with the latest AI move of each game.
         self._pv: dict[str, tuple[tuple[int, int], ...]] = {}
         self._closed = False
+        # Called with every game once its end is stored (the people's ratings).
+        self.finish_hooks: list[Callable[[Game], None]] = []
 
     # -- plumbing -----------------------------------------------------------------------
 
@@ -178,6 +180,9 @@ class GameService:
             self.turns.schedule(game)
             self.publish(game, change)
         self._arm_timers(game)
+        if any(isinstance(event, GameFinished) for event in change.events):
+            for hook in self.finish_hooks:
+                hook(game)
         return game
 
     # -- publishing ---------------------------------------------------------------------
@@ -305,6 +310,10 @@ class GameService:
     def import_psq(self, request: ImportRequest, creator: Person | None = None) -> Created:
         game, token = creation.new_from_psq(request, self.players, self.now(), creator=creator)
         return self._store_new(game), token
+
+    def store_new(self, game: Game) -> Game:
+        """Store a game made elsewhere (a lobby game), arm its timers, schedule its AI."""
+        return self._store_new(game)
 
     def _store_new(self, game: Game) -> Game:
         game = game_of(self.store.create(record_of(game)))

@@ -5,10 +5,12 @@ HTTP JSON API
     "freestyle"|"standard"|"renju", "color": "black"|"white"|"random", "level": 1..5,
     "defence": 0.5..2.0, "black_level", "white_level" (aivai), "black_player",
     "white_player" (aivai, player ids such as ``negamax:3``, ``mcts``, ``engine:<name>``;
-    they win over the levels), "clock": null | {"base_s", "increment_s"} (friend), "moves":
-    [[x, y], ...], "opening": "none"|"swap"|"swap2" (freestyle, standard) |"soosorv8"|
-    "taraguchi10" (renju), refused with ``bad_opening`` for another rule or with
-    "moves"}`` -> 201 ``{"id", "url"}`` and the creator's seat cookie ``seat_<id>``
+    they win over the levels), "clock": null | {"base_s", "increment_s"} (friend) or
+    "preset": "1+0"|"3+2"|"5+3"|"10+5"|"30+0"|"untimed" (friend; without either a friend
+    game gets the 5+3 clock, ``lobby.presets``), "moves": [[x, y], ...], "opening":
+    "none"|"swap"|"swap2" (freestyle, standard) |"soosorv8"|"taraguchi10" (renju),
+    refused with ``bad_opening`` for another rule or with "moves"}`` -> 201 ``{"id",
+    "url"}`` and the creator's seat cookie ``seat_<id>``
     (HttpOnly, SameSite=Lax, Path=/). ``GET /api/v1/players`` -> ``{"players": [{"id",
     "name", "kind", "level", "description"}], "ratings": [{"id", "name", "games", "wins",
     "losses", "draws", "rating"}]}``; ``GET /players`` is the Elo table page.
@@ -145,9 +147,21 @@ is the English fallback). The HTTP API answers ``{"error": message, "code", "par
     ``opening_area`` {x, y, size}: the stone goes within the central size x size square.
     ``opening_symmetric`` {x, y}: that fifth move is offered already or mirrors one.
     ``opening_not_offered`` {x, y}: pick one of the offered fifth moves.
-    unexpected failure (logged); nothing changed. ``chat_empty``, ``chat_too_long``
+    Chat: ``chat_empty``, ``chat_too_long``
     {max}, ``chat_repeat`` (the same line again at once), ``chat_closed`` (nobody to
-    chat with).
+    chat with). Lobby: ``seek_exists`` (one open seek per person and kind),
+    ``own_seek`` (your own seek cannot be taken), ``seek_not_found`` (taken or gone),
+    ``no_identity`` (a lobby socket without the visitor cookie).
+
+Socket.IO namespace ``/lobby`` (``lobby.namespace``): client -> server ``seek_create
+{rule, size, preset, rated, color, opening}`` (ack ``{ok, seek}``), ``seek_cancel
+{kind: "seek"|"quick"}``, ``seek_take {seek_id}`` (ack ``{ok, game_id, url}``),
+``quick_pair {rule, size, preset, rated}`` (ack ``{ok, waiting}`` or ``{ok, game_id,
+url}``), ``quick_cancel {}``. Server -> client: ``lobby_seeks {seeks: [{id, kind,
+name, rule, size, preset, rated, color, opening, rating, provisional, created}]}`` to
+the room ``lobby`` after every change; ``lobby_start {game_id, url}`` to both people of
+a game a seek or a pairing started (``url`` is ``/lobby/go/<id>``: it sets the seat
+cookie and shows the game).
 
 The socket namespace (``namespace``) and the API blueprint (``http.api``) validate with the
 functions below before the game service (``game.service``) sees anything."""
@@ -162,6 +176,7 @@ from typing import Any
 from engine import MAX_SIZE, MIN_SIZE
 from engine.search.levels import LEVELS
 from webapp.game.errors import BadRequestError
+from webapp.lobby.presets import DEFAULT_CLOCK, clock_of, parse_preset
 
 MAX_ID_CHARS = 200
 MAX_MOVES = MAX_SIZE * MAX_SIZE
@@ -185,6 +200,7 @@ ERROR_CODES = frozenset(
         "opening_step", "opening_option", "opening_area", "opening_symmetric",
         "opening_not_offered",
         "chat_empty", "chat_too_long", "chat_repeat", "chat_closed",
+        "seek_exists", "own_seek", "seek_not_found", "no_identity",
     }
 )  # fmt: skip
 
@@ -454,7 +470,14 @@ def parse_new_game(body: Any) -> NewGame:
     size = _int(data, "size", MIN_SIZE, MAX_SIZE, 15)
     clock: ClockSettings | None = None
     raw_clock = data.get("clock")
-    if raw_clock is not None:
+    if "preset" in data:
+        if mode != "friend" or raw_clock is not None:
+            raise BadRequestError("'preset' is for friend games, instead of 'clock'")
+        millis = clock_of(parse_preset(data["preset"]))
+        clock = ClockSettings(*millis) if millis is not None else None
+    elif "clock" not in data and mode == "friend":
+        clock = ClockSettings(*DEFAULT_CLOCK)
+    elif raw_clock is not None:
         if mode != "friend":
             raise BadRequestError("'clock' is only for friend games")
         clock_data = _object(raw_clock, "'clock'")
