@@ -2,7 +2,8 @@
 
 ``create_app`` reads its configuration from the environment (``SECRET_KEY``,
 ``DATABASE_URL``, ``REDIS_URL``, ``GOMOKU_INSTANCE``, ``AI_WORKERS``, ``CORS_ORIGINS``,
-``GOMOKU_ENGINES``: external Gomocup engines as players, see ``players``)
+``GOMOKU_ENGINES``: external Gomocup engines as players, see ``players``; ``REVIEW_TIME_S``:
+the engine's time per position of a game review)
 and an optional ``test_config`` mapping, then wires the store, the AI runner, the game
 service, the ``/game`` Socket.IO namespace and the page, API and health blueprints
 together; games whose AI was thinking when the server stopped resume at once. Without
@@ -87,6 +88,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         AI_RESUME=True,
         AIVAI_MOVE_S=0.6,
         HINT_TIME_S=0.5,
+        # Engine time per position of a game review (``review``).
+        REVIEW_TIME_S=float(os.environ.get("REVIEW_TIME_S") or 0.5),
         CORS_ORIGINS=os.environ.get("CORS_ORIGINS"),
         SESSION_COOKIE_SECURE=os.environ.get("SESSION_COOKIE_SECURE", "").lower()
         in ("1", "true", "yes"),
@@ -104,6 +107,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(instance_dir)
 
+    from webapp import review
     from webapp.accounts import routes as account_routes
     from webapp.chat.repo import ChatRepo
     from webapp.chat.service import ChatService
@@ -163,6 +167,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     health.init_app(app)
     players_page.init_app(app)
     account_routes.init_app(app)
+    review.init_app(app)
     lobby_pages.init_app(app, socketio, limiter)
     rules_page.init_app(app)
     security.init_app(app)  # last: it wraps everything else
@@ -173,6 +178,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
 def shutdown_app(app: Flask) -> None:
     """Stop the AI workers, timers and database connections of ``app``."""
+    from webapp import review
+
+    review.close(app)
     lobby = app.extensions.pop("lobby", None)
     if lobby is not None:
         lobby.close()
