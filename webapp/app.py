@@ -113,6 +113,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from webapp.chat.service import ChatService
     from webapp.http import api, health, json_body, pages, players_page, rules_page, security
     from webapp.lobby import pages as lobby_pages
+    from webapp.puzzles import routes as puzzle_routes
     from webapp.realtime import guard
     from webapp.realtime.namespace import NAMESPACE, GameNamespace
     from webapp.realtime.ratelimit import RateLimiter
@@ -170,6 +171,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     review.init_app(app)
     lobby_pages.init_app(app, socketio, limiter)
     rules_page.init_app(app)
+    puzzle_routes.init_app(app)
     security.init_app(app)  # last: it wraps everything else
     if app.config["AI_RESUME"]:
         service.resume()

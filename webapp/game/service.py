@@ -346,8 +346,7 @@ class GameService:
 
     def claim_victory(self, game_id: str, seat: Seat | None) -> Game:
         def claim(game: Game, now: int) -> Change:
-            gone = self.publisher.gone(game, now)
-            since = gone.get(seat.other) if seat is not None else None
+            since = self.publisher.gone(game, now).get(seat.other) if seat is not None else None
             return model.claim_victory(
                 game, seat, now, opponent_gone_since=since, after_ms=self.settings.abandon_ms
             )
@@ -453,8 +452,7 @@ class GameService:
             return self.settled(self.load(game.id))
 
     def resume(self) -> int:
-        """After a start: settle clocks and restart the AI of active games. Return how
-        many AI turns were started."""
+        """After a start: settle clocks, arm timers, restart AI turns; return how many."""
         started = 0
         for game_id in self.store.active_game_ids():
             try:
