@@ -170,8 +170,7 @@ class GameService:
         except StaleVersionError:
             raise StaleStateError("the game changed; try again", code="stale") from None
         game = replace(change.game, version=version)
-        if update.swap_seats:
-            swap_presence(self.presence, game.id)
+        swap_presence(self.presence, game.id, swapped=update.swap_seats)
         self._pv[game.id] = pv
         if self.turns.publish_first:
             self.publish(game, change)
@@ -334,7 +333,6 @@ class GameService:
         return self._act(game_id, move)[0]
 
     def opening_choice(self, game_id: str, seat: Seat | None, option: str, version: int) -> Game:
-        """A choice of the opening phase (a colour, place two, offer, a count)."""
         return self._act(game_id, opening.human_choice(seat, option, version))[0]
 
     def undo(self, game_id: str, seat: Seat | None) -> Game:
