@@ -1,5 +1,6 @@
 """Move-ordering memory and per-ply scratch arrays of a search: history, killers, move
-lists, the triangular PV table, and the threat searches' failure table and line."""
+lists, the triangular PV table, the threat searches' failure table and line, and the root
+moves a multi-PV search leaves out."""
 
 from __future__ import annotations
 
@@ -21,6 +22,10 @@ class Heuristics(NamedTuple):
     vcf_line: np.ndarray  # int32[MAX_PLY + 64]: the winning VCF line found last
     pv: np.ndarray  # int32[MAX_PLY + 64, MAX_PLY + 64]: triangular PV table
     pv_len: np.ndarray  # int32[MAX_PLY + 64]
+    # Multi-PV: root moves the search leaves out (the lines already chosen), by cell, and
+    # how many there are (0: a plain search).
+    root_skip: np.ndarray  # int8[cells]
+    root_skip_count: np.ndarray  # int32[1]
 
 
 def new_heuristics(cells: int) -> Heuristics:
@@ -34,4 +39,6 @@ def new_heuristics(cells: int) -> Heuristics:
         vcf_line=np.zeros(depth, dtype=np.int32),
         pv=np.zeros((depth, depth), dtype=np.int32),
         pv_len=np.zeros(depth, dtype=np.int32),
+        root_skip=np.zeros(cells, dtype=np.int8),
+        root_skip_count=np.zeros(1, dtype=np.int32),
     )

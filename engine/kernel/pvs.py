@@ -81,6 +81,19 @@ def _update_pv(hs: Heuristics, ply: int, move: int) -> None:
 
 
 @njit(cache=True)
+def _drop_root_skips(hs: Heuristics, count: int) -> int:
+    """Remove the root moves a multi-PV search has already chosen from the root's move
+    list, keeping the order; the new count."""
+    moves = hs.moves[0]
+    kept = 0
+    for n in range(count):
+        if hs.root_skip[moves[n]] == 0:
+            moves[kept] = moves[n]
+            kept += 1
+    return kept
+
+
+@njit(cache=True)
 def _check_stop(st: State) -> bool:
     if st.info[I_STOPPED] != 0:
         return True
@@ -222,6 +235,8 @@ def pvs(
     if tt_move < 0 and depth >= 5 and not defending:
         depth -= 1
     count = generate(st, hs, ply, tt_move, ROOT_BRANCH_LIMIT if ply == 0 else BRANCH_LIMIT)
+    if ply == 0 and hs.root_skip_count[0] > 0:
+        count = _drop_root_skips(hs, count)
     if count == 0:
         return 0 if ply > 0 else evaluate(st, tb)
 
@@ -282,7 +297,9 @@ def pvs(
     if st.info[I_STOPPED] != 0:
         return best if best > -INF else 0
 
-    # Step 8. Store the result.
+    # Step 8. Store the result (not a multi-PV root's: it is the best of some moves only).
+    if ply == 0 and hs.root_skip_count[0] > 0:
+        return best
     if best >= beta:
         flag = TT_LOWER
     elif best > original_alpha:

@@ -41,7 +41,8 @@ from engine.kernel.tables import Tables, rule_tables
 from engine.kernel.threats import ROOT_VCF_DEPTH, ROOT_VCT_DEPTH, root_vcf, root_vct
 from engine.kernel.tt import Tt, new_tt
 from engine.search.limit import Limit
-from engine.search.result import MATE_BOUND, IterationInfo, SearchResult
+from engine.search.multipv import MAX_MULTIPV, Deepening, Memory, MultiPvSearch
+from engine.search.result import MATE_BOUND, IterationInfo, PvLine, SearchResult
 
 ASPIRATION_WINDOW = 80
 MAX_DEPTH = 60
@@ -59,7 +60,8 @@ class Searcher:
     ``defence`` weighs the opponent's prospects against ours (seed 002's defence factor:
     above 1 plays safer, below 1 more aggressively). ``noise`` perturbs evaluations for
     the weak levels; ``seed`` makes that perturbation repeatable. With a node limit the
-    result and the node count are deterministic."""
+    result and the node count are deterministic. ``multipv`` above 1 searches that many
+    best moves, listed in the result's ``lines`` (``search.multipv``)."""
 
     def __init__(
         self,
@@ -69,9 +71,13 @@ class Searcher:
         noise: int = 0,
         seed: int | None = None,
         on_iteration: Callable[[IterationInfo], None] | None = None,
+        multipv: int = 1,
     ) -> None:
         if not 0.1 <= defence <= 5.0:
             raise ValueError("defence must be between 0.1 and 5.0")
+        if not 1 <= multipv <= MAX_MULTIPV:
+            raise ValueError(f"multipv must be between 1 and {MAX_MULTIPV}")
+        self.multipv = multipv
         self.defence = defence
         self.tt_mb = tt_mb
         self.noise = max(0, int(noise))
@@ -81,6 +87,7 @@ class Searcher:
         self._tt: Tt | None = None
         self._shape: tuple[int, str] | None = None
         self._heuristics: Heuristics | None = None
+        self._lines: Memory | None = None
 
     def stop(self) -> None:
         """Ask a running search to return as soon as possible with its best move so far."""
@@ -90,6 +97,7 @@ class Searcher:
         """Forget everything learned in earlier searches (a new game)."""
         self._tt = None
         self._heuristics = None
+        self._lines = None
         self._shape = None
 
     # -- setting up ---------------------------------------------------------------------
@@ -107,6 +115,7 @@ class Searcher:
         if self._shape != shape or self._tt is None or self._heuristics is None:
             self._tt = new_tt(self.tt_mb)
             self._heuristics = new_heuristics(state.cells.shape[0])
+            self._lines = None
             self._shape = shape
         else:
             # Old history still orders moves well, but must not swamp the new search.
@@ -118,6 +127,16 @@ class Searcher:
         state.info[I_SEED] = self.seed * 2654435761 + 97
         return state, tables
 
+    def _other_lines_memory(self, state: State) -> Memory:
+        """The table and heuristics of a multi-PV search's lines after the first, kept
+        like the searcher's own (``_prepare``)."""
+        if self._lines is None:
+            self._lines = Memory(new_tt(self.tt_mb), new_heuristics(state.cells.shape[0]))
+        else:
+            self._lines.hs.history[:] //= 8
+            self._lines.hs.killers[:] = 0
+        return self._lines
+
     # -- searching ----------------------------------------------------------------------
 
     def search(self, board: Board, limit: Limit) -> SearchResult:
@@ -128,7 +147,8 @@ class Searcher:
         self._stop_flag[0] = 0
         if board.is_empty():
             centre = (board.size // 2, board.size // 2)
-            result = SearchResult(centre, 0, 1, 1, [centre], 0.0, 0)
+            lines = [PvLine(centre, 0, 1, [centre])] if self.multipv > 1 else []
+            result = SearchResult(centre, 0, 1, 1, [centre], 0.0, 0, lines)
             self._report(result)
             return result
         state, tables = self._prepare(board)
@@ -141,6 +161,11 @@ class Searcher:
             timer.daemon = True
             timer.start()
         try:
+            if self.multipv > 1:
+                deepening = Deepening(ASPIRATION_WINDOW, ITERATION_TIME_SHARE, MAX_DEPTH)
+                first, others = Memory(tt, hs), self._other_lines_memory(state)
+                search = MultiPvSearch(self, state, tables, first, others, deepening)
+                return search.run(board, limit, start, self.multipv)
             return self._iterate(board, state, tables, tt, hs, limit, start)
         finally:
             if timer is not None:
@@ -159,36 +184,10 @@ class Searcher:
         def to_point(index: int) -> Point:
             return index_point(state, int(index))
 
-        # A forced win by continuous fours needs no deeper search.
-        win = root_vcf(state, tables, hs, ROOT_VCF_DEPTH)
-        if win > 0 and state.info[I_STOPPED] == 0:
-            line = []
-            for k in range(win):
-                if hs.vcf_line[k] < 0:
-                    break
-                line.append(to_point(hs.vcf_line[k]))
-            result = self._result(line[0], MATE - win, 1, state, line, start)
-            self._report(result)
-            return result
-        state.info[I_STOPPED] = 0
-        # Then a win by threats (fours and open threes), when there is time for it.
-        renju_black = board.rule.has_forbidden and board.turn == 1
-        if (
-            not renju_black
-            and (limit.time is None or limit.time >= VCT_MIN_TIME)
-            and (limit.nodes is None or limit.nodes >= 4 * VCT_NODES)
-        ):
-            # Worst case a threat-search node costs tens of microseconds: keep it to a
-            # fraction of the move's time so the main search always gets most of it.
-            budget = VCT_NODES if limit.time is None else int(min(VCT_NODES, limit.time * 20_000))
-            win = root_vct(state, tables, hs, ROOT_VCT_DEPTH, budget)
-            if win > 0 and not self._stop_flag[0]:
-                move = to_point(hs.vcf_line[0])
-                result = self._result(move, MATE - win, 1, state, [move], start)
-                self._report(result)
-                return result
-            state.info[I_STOPPED] = 0
-
+        forced = self._root_threat_win(board, state, tables, hs, limit, start)
+        if forced is not None:
+            self._report(forced)
+            return forced
         fallback = board.legal_moves()
         best: SearchResult | None = None
         max_depth = min(limit.depth or MAX_DEPTH, MAX_DEPTH)
@@ -237,6 +236,47 @@ class Searcher:
             best = self._result(fallback[0], best.score, best.depth, state, [fallback[0]], start)
         # Report the work of the whole search, including an unfinished last iteration.
         return self._result(best.move, best.score, best.depth, state, best.pv, start)
+
+    def _root_threat_win(
+        self,
+        board: Board,
+        state: State,
+        tables: Tables,
+        hs: Heuristics,
+        limit: Limit,
+        start: float,
+    ) -> SearchResult | None:
+        """A forced win found by the root threat searches, or None."""
+
+        def to_point(index: int) -> Point:
+            return index_point(state, int(index))
+
+        # A forced win by continuous fours needs no deeper search.
+        win = root_vcf(state, tables, hs, ROOT_VCF_DEPTH)
+        if win > 0 and state.info[I_STOPPED] == 0:
+            line = []
+            for k in range(win):
+                if hs.vcf_line[k] < 0:
+                    break
+                line.append(to_point(hs.vcf_line[k]))
+            return self._result(line[0], MATE - win, 1, state, line, start)
+        state.info[I_STOPPED] = 0
+        # Then a win by threats (fours and open threes), when there is time for it.
+        renju_black = board.rule.has_forbidden and board.turn == 1
+        if (
+            not renju_black
+            and (limit.time is None or limit.time >= VCT_MIN_TIME)
+            and (limit.nodes is None or limit.nodes >= 4 * VCT_NODES)
+        ):
+            # Worst case a threat-search node costs tens of microseconds: keep it to a
+            # fraction of the move's time so the main search always gets most of it.
+            budget = VCT_NODES if limit.time is None else int(min(VCT_NODES, limit.time * 20_000))
+            win = root_vct(state, tables, hs, ROOT_VCT_DEPTH, budget)
+            if win > 0 and not self._stop_flag[0]:
+                move = to_point(hs.vcf_line[0])
+                return self._result(move, MATE - win, 1, state, [move], start)
+            state.info[I_STOPPED] = 0
+        return None
 
     def _result(
         self,

@@ -27,6 +27,10 @@ def search_position(
     from engine import Board, Limit
     from engine.search.levels import get_level
 
+    if job.opening is not None:
+        from webapp.ai.opening_job import decide_opening
+
+        return decide_opening(job)
     if job.player is not None and job.player.get("kind") in ("mcts", "engine"):
         from webapp.players.registry import play_move
 
@@ -81,6 +85,7 @@ def search_position(
     finally:
         with report_lock:
             done.set()
+    forced = _forced_win(board) if job.threats else None
     return AiMove(
         move=(int(result.move[0]), int(result.move[1])),
         score=int(result.score),
@@ -89,4 +94,27 @@ def search_position(
         pv=[(int(x), int(y)) for x, y in result.pv],
         time_s=float(result.time),
         nps=int(result.nps),
+        forced=forced,
     )
+
+
+_threats = threading.local()
+
+
+def _forced_win(board: Any) -> dict[str, Any] | None:
+    """The side to move's forced win by the threat searches, as a review stores it; one
+    ``ThreatSearch`` per thread keeps its scratch tables warm between positions."""
+    from engine.search.threats import ThreatSearch
+
+    search = getattr(_threats, "search", None)
+    if search is None:
+        search = _threats.search = ThreatSearch()
+    win = search.find_win(board)
+    if win is None:
+        return None
+    return {
+        "kind": win.kind.value,
+        "plies": int(win.plies),
+        "moves": (int(win.plies) + 1) // 2,
+        "line": [[int(x), int(y)] for x, y in win.line],
+    }

@@ -50,6 +50,12 @@ class AiJob:
     # and the engine API); ``client`` is who asked, for a fair share between clients.
     lane: str = "game"
     client: str | None = None
+    # Also look for a forced win of the side to move by the threat searches (a game
+    # review wants the kind and line: ``AiMove.forced``).
+    threats: bool = False
+    # A step of an opening rule to take instead of a move (``opening_job``): the fields
+    # of ``engine.search.opening_choices.OpeningTask``.
+    opening: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -80,6 +86,11 @@ class AiMove:
     # What the move was searched for, if it engine reported it (``negamax``, ``mcts``,
     # ``external``): the win-probability scale of ``score`` depends on it.
     engine: str | None = None
+    # With ``AiJob.threats``: the side to move's forced win ({kind, plies, moves, line}), if any.
+    forced: dict[str, Any] | None = None
+    # An opening step's answer instead of a move: ``[["point", x, y] | ["option", name],
+    # ...]``, taken in order (``game.opening_ai``).
+    opening: list[list[Any]] | None = None
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -99,4 +110,6 @@ class AiMove:
             nps=int(data.get("nps", 0)),
             forfeit=data.get("forfeit"),
             engine=data.get("engine"),
+            forced=data.get("forced"),
+            opening=data.get("opening"),
         )

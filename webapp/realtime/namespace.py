@@ -25,7 +25,8 @@ from webapp.game.errors import (
 from webapp.game.service import GameService
 from webapp.game.types import OfferKind, Seat
 from webapp.players import identity
-from webapp.realtime.messages import EVENT_PARSERS, ChatMessage, GameRef, MoveMessage
+from webapp.players.identity import socket_visitor
+from webapp.realtime.messages import EVENT_PARSERS, ChatMessage, GameRef, MoveMessage, OpeningChoice
 from webapp.realtime.presence import Presence
 from webapp.realtime.publisher import room_of
 from webapp.realtime.ratelimit import RateLimiter
@@ -172,6 +173,13 @@ class GameNamespace(Namespace):  # type: ignore[misc]
 
         return self._handle("move", data, move)
 
+    def on_opening_choice(self, data: Any = None) -> dict[str, Any]:
+        def choose(msg: OpeningChoice) -> None:
+            seat = self._seat(msg.game_id)
+            self.service.opening_choice(msg.game_id, seat, msg.option, msg.version)
+
+        return self._handle("opening_choice", data, choose)
+
     def _seated(
         self, event: str, data: Any, act: Callable[[str, Seat | None], object]
     ) -> dict[str, Any]:
@@ -256,7 +264,14 @@ class GameNamespace(Namespace):  # type: ignore[misc]
                 raise BadRequestError("join the game before chatting")
             game = self.service.load(msg.game_id)
             seat = self._seat(msg.game_id)
-            line = self.chat.post(game, seat, msg.text, sender=self.sid)
+            visitor = socket_visitor()
+            line = self.chat.post(
+                game,
+                seat,
+                msg.text,
+                sender=visitor.id if visitor is not None else self.sid,
+                visitor_name=visitor.name if visitor is not None else None,
+            )
             return {"id": line.id}
 
         return self._handle("chat", data, chat)

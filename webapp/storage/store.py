@@ -19,6 +19,7 @@ from sqlalchemy import Table, create_engine, delete, event, func, insert, inspec
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, selectinload, sessionmaker
 
+from webapp.storage import review_tables  # noqa: F401  (its table joins ``create_all``)
 from webapp.storage.tables import Base, Game, Move, Seat, utcnow
 
 # The mapped classes' tables, typed as tables for SQLAlchemy Core statements.
@@ -184,6 +185,22 @@ def add_missing_columns(engine: Engine) -> None:
                 index.create(connection, checkfirst=True)
 
 
+def _swap_seats(connection: Any, game_id: str) -> None:
+    """Exchange everything but the colour between a game's black and white seat rows."""
+    rows = {
+        row.color: row._mapping
+        for row in connection.execute(select(SEATS).where(SEATS.c.game_id == game_id))
+    }
+    if set(rows) != {"black", "white"}:
+        return
+    kept = ("game_id", "color")
+    for color, other in (("black", "white"), ("white", "black")):
+        values = {key: value for key, value in rows[other].items() if key not in kept}
+        connection.execute(
+            update(SEATS).where(SEATS.c.game_id == game_id, SEATS.c.color == color).values(**values)
+        )
+
+
 class Store:
     def __init__(self, url: str) -> None:
         self.engine = make_engine(url)
@@ -199,6 +216,11 @@ class Store:
 
     def close(self) -> None:
         self.engine.dispose()
+
+    @property
+    def writing(self) -> contextlib.AbstractContextManager[Any]:
+        """Held around every write (on SQLite, this process's writers take turns)."""
+        return self._writing
 
     def _session(self) -> Session:
         return self._sessions()
@@ -385,11 +407,13 @@ class Store:
         add_moves: Iterable[MoveRecord] = (),
         seat_tokens: dict[str, str] | None = None,
         seat_holders: dict[str, tuple[str | None, str]] | None = None,
+        swap_seats: bool = False,
     ) -> int:
         """Apply a change if the game is still at ``expected_version``; return the new
         version. ``truncate_to`` keeps only the first that many moves (undo);
         ``seat_tokens`` binds free seats to token hashes, ``seat_holders`` names who took
-        them (person id and display name, see ``players.identity``). Raise ``StaleVersionError``
+        them (person id and display name, see ``players.identity``); ``swap_seats``
+        exchanges who sits at black and at white (an opening's swap). Raise ``StaleVersionError``
         (and write nothing) if another writer got there first."""
         changes = dict(changes or {})
         unknown = set(changes) - UPDATABLE
@@ -431,4 +455,6 @@ class Store:
                 )
                 if claimed.rowcount != 1:
                     raise StaleVersionError(f"the {color} seat of {game_id} is taken")
+            if swap_seats:
+                _swap_seats(connection, game_id)
         return expected_version + 1
