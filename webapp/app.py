@@ -103,6 +103,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(instance_dir)
 
+    from webapp import analysis as analysis_board
     from webapp.accounts import routes as account_routes
     from webapp.chat.repo import ChatRepo
     from webapp.chat.service import ChatService
@@ -154,6 +155,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     )
     runtime.socketio = socketio
     app.extensions["gomoku"] = runtime
+    analysis_board.init_app(app, socketio, runtime.runner, limiter)
     guard.init_app(app, limiter.allow)
     json_body.init_app(app)
     api.init_app(app)
@@ -169,6 +171,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
 def shutdown_app(app: Flask) -> None:
     """Stop the AI workers, timers and database connections of ``app``."""
+    runs = app.extensions.pop("analysis_runs", None)
+    if runs is not None:
+        runs.close()
     runtime = app.extensions.pop("gomoku", None)
     if runtime is not None:
         runtime.close()

@@ -50,6 +50,8 @@ class AiJob:
     # and the engine API); ``client`` is who asked, for a fair share between clients.
     lane: str = "game"
     client: str | None = None
+    # Analysis board: how many best moves to search and report (``lines``).
+    multipv: int = 1
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -80,6 +82,8 @@ class AiMove:
     # What the move was searched for, if it engine reported it (``negamax``, ``mcts``,
     # ``external``): the win-probability scale of ``score`` depends on it.
     engine: str | None = None
+    # A multi-PV search's best moves, best first (``PvLine.to_json`` values).
+    lines: list[dict[str, Any]] | None = None
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -99,4 +103,5 @@ class AiMove:
             nps=int(data.get("nps", 0)),
             forfeit=data.get("forfeit"),
             engine=data.get("engine"),
+            lines=data.get("lines"),
         )
