@@ -96,7 +96,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         RATE_PER_S=20.0,
         RATE_BURST=40.0,
         ENGINES=os.environ.get("GOMOKU_ENGINES"),
-        ABANDON_MS=60_000,
+        # How long a friend game's player may be gone before the other may claim the win.
+        ABANDON_MS=int(os.environ.get("ABANDON_MS") or 60_000),
         IDLE_MS=10 * 60_000,
     )
     app.config.update(test_config)

@@ -86,6 +86,63 @@ def process_figures(pid: int) -> tuple[float, int]:
     return rss_kb / 1024, threads
 
 
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user and system) process ``pid`` has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def machine_busy() -> tuple[float, float]:
+    """(busy, total) CPU seconds of the whole machine since boot, all cores together."""
+    values = [int(v) for v in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
+    idle = values[3] + values[4]
+    total = sum(values[:8])
+    tick = os.sysconf("SC_CLK_TCK")
+    return (total - idle) / tick, total / tick
+
+
+class Sharing:
+    """What else ran on the machine during play: the load average (sampled every second)
+    and the CPU share of the servers against that of the whole machine."""
+
+    def __init__(self, pids: list[int]) -> None:
+        import threading
+
+        self.pids = pids
+        self.loads: list[float] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+
+    def _sample(self) -> None:
+        while not self._stop.wait(1.0):
+            self.loads.append(os.getloadavg()[0])
+
+    def __enter__(self) -> Sharing:
+        self.started = time.time()
+        self.server_cpu = sum(cpu_seconds(pid) for pid in self.pids)
+        self.busy, self.total = machine_busy()
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+        self.wall = time.time() - self.started
+        self.server_cpu = sum(cpu_seconds(pid) for pid in self.pids) - self.server_cpu
+        busy, total = machine_busy()
+        self.busy, self.total = busy - self.busy, total - self.total
+
+    def report(self) -> str:
+        loads = self.loads or [os.getloadavg()[0]]
+        cores = os.cpu_count() or 1
+        return (
+            f"during play ({self.wall:.0f} s): load average (1 min) {min(loads):.1f} to "
+            f"{max(loads):.1f}, mean {statistics.fmean(loads):.1f}, on {cores} cores; the "
+            f"machine was {100 * self.busy / max(self.total, 1e-9):.0f}% busy; the server "
+            f"process(es) used {100 * self.server_cpu / max(self.wall, 1e-9):.0f}% of one core"
+        )
+
+
 def free_point(moves: list[list[int]], size: int, rng: random.Random) -> tuple[int, int]:
     taken = {tuple(m) for m in moves}
     centre = size // 2
@@ -406,18 +463,34 @@ def _run_watchers(args: tuple[Any, ...], out: Any, niceness: int) -> None:
 
 
 class Deployment:
-    def __init__(self, mode: str, base: Path, workers: int = 4, port: int | None = None) -> None:
-        from tests.multi.services import AppProcess, PostgresServer, RedisServer
-
+    def __init__(
+        self,
+        mode: str,
+        base: Path,
+        workers: int = 4,
+        port: int | None = None,
+        start_timeout_s: float = 300.0,
+    ) -> None:
         self.mode = mode
         self.services: list[Any] = []
         self.processes: list[Any] = []
+        self.servers: list[Any] = []
+        try:
+            self._start(base, workers, port, start_timeout_s)
+        except BaseException:
+            self.stop()
+            raise
+
+    def _start(self, base: Path, workers: int, port: int | None, timeout_s: float) -> None:
+        from tests.multi.services import AppProcess, PostgresServer, RedisServer
+
+        mode = self.mode
         env = {"GOMOKU_INSTANCE": str(base / "instance"), "SECRET_KEY": "load"}
         if mode == "multi":
             redis, postgres = RedisServer(), PostgresServer()
+            self.services = [postgres, redis]
             redis.start()
             postgres.start()
-            self.services = [postgres, redis]
             env.update({"REDIS_URL": redis.url, "DATABASE_URL": postgres.url})
             self.servers = [
                 AppProcess("serve", env, base / f"server-{n}.log", port + i if port else None)
@@ -426,17 +499,17 @@ class Deployment:
             workers = [
                 AppProcess("worker", env, base / f"worker-{n}.log") for n in range(1, workers + 1)
             ]
-            self.servers[0].start()
+            self.processes = [*self.servers, *workers]
+            self.servers[0].start(timeout_s=timeout_s)
             for process in [self.servers[1], *workers]:
                 process.start(wait=False)
             for process in [self.servers[1], *workers]:
-                process.wait_ready()
-            self.processes = [*self.servers, *workers]
+                process.wait_ready(timeout_s)
         else:
             env.update({"AI_WORKERS": "2"})
             self.servers = [AppProcess("serve", env, base / "server.log", port)]
-            self.servers[0].start()
             self.processes = list(self.servers)
+            self.servers[0].start(timeout_s=timeout_s)
 
     def warm_up(self) -> None:
         """Ask every server for an engine move, so that the whole AI path has run once
@@ -470,7 +543,8 @@ class Deployment:
 
     def stop(self) -> None:
         for process in self.processes:
-            process.stop()
+            if process.process is not None:
+                process.stop()
         for service in self.services:
             service.stop()
 
@@ -529,18 +603,20 @@ def _run(args: argparse.Namespace, deployment: Deployment) -> tuple[list[Any], s
     players.start()
     jobs.append(players)
     results = []
-    for _ in jobs:
-        results.append(out.get(timeout=1800))
-        # Spectators stay until the showcase game and every player are done (or, with
-        # --spectators-leave, all leave at once when the showcase ends).
-        finished = {k for r in results for k in r}
-        wanted = {"sent"} if args.spectators_leave else {"sent", "beyond"}
-        if not done.is_set() and wanted <= finished:
-            time.sleep(2.0)
-            done.set()
+    pids = [server.process.pid for server in deployment.servers]
+    with Sharing(pids) as sharing:
+        for _ in jobs:
+            results.append(out.get(timeout=1800))
+            # Spectators stay until the showcase game and every player are done (or, with
+            # --spectators-leave, all leave at once when the showcase ends).
+            finished = {k for r in results for k in r}
+            wanted = {"sent"} if args.spectators_leave else {"sent", "beyond"}
+            if not done.is_set() and wanted <= finished:
+                time.sleep(2.0)
+                done.set()
     for job in jobs:
         job.join(60)
-    return results, memory
+    return results, f"{memory}\n{sharing.report()}"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -571,16 +647,19 @@ def main(argv: list[str] | None = None) -> int:
         "--client-nice", type=int, default=10, help="niceness of the client processes"
     )
     parser.add_argument("--timeline", action="store_true", help="p95 per 5 s of play")
+    parser.add_argument(
+        "--start-timeout", type=float, default=300.0, help="seconds a server may take to start"
+    )
     args = parser.parse_args(argv)
 
     client_process(0)
     with tempfile.TemporaryDirectory(prefix="gomoku-load-") as scratch:
         tmp = args.logs or scratch
         started = time.time()
-        deployment = Deployment(args.mode, Path(tmp), args.workers, args.port)
-        deployment.warm_up()
-        print(f"{args.mode}: deployment ready in {time.time() - started:.1f} s", flush=True)
+        deployment = Deployment(args.mode, Path(tmp), args.workers, args.port, args.start_timeout)
         try:
+            deployment.warm_up()
+            print(f"{args.mode}: deployment ready in {time.time() - started:.1f} s", flush=True)
             results, memory = _run(args, deployment)
         finally:
             deployment.stop()

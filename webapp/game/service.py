@@ -23,6 +23,7 @@ from typing import Any
 from webapp.ai.runner import AiRunner
 from webapp.ai.types import AiMove
 from webapp.game import creation, model, offers
+from webapp.game.absence import Absence
 from webapp.game.ai_turns import AiTurns, PoolTurns, QueueTurns, ai_change
 from webapp.game.analysis import Analysis, Reply
 from webapp.game.errors import GameActionError, GameNotFound, StaleStateError
@@ -93,6 +94,7 @@ class GameService:
             now=self.now,
             on_countdown=self._countdown,
             emit=emit,
+            absence=Absence.stored(store.engine, store.writing),
         )
         self.timers = GameTimers()
         self.analysis = Analysis(runner, hint_time_s=self.settings.hint_time_s)
@@ -228,13 +230,7 @@ class GameService:
     def _announce_now(self, game_id: str) -> None:
         try:
             with self.lock(game_id):
-                members = self.publisher.members(game_id)
-                if members is None:
-                    return
-                if self.publisher.seated_changed(game_id, members):
-                    self.publish(self.load(game_id))
-                elif members:
-                    self.publisher.spectators(game_id, members)
+                self.publisher.announce_now(game_id, lambda: self.publish(self.load(game_id)))
         except Exception:
             log.exception("could not announce the comings and goings of %s", game_id)
 
@@ -344,7 +340,7 @@ class GameService:
 
     def claim_victory(self, game_id: str, seat: Seat | None) -> Game:
         def claim(game: Game, now: int) -> Change:
-            gone = self.publisher.observe(game, self.publisher.members(game_id) or [], now)
+            gone = self.publisher.gone(game, now)
             since = gone.get(seat.other) if seat is not None else None
             return model.claim_victory(
                 game, seat, now, opponent_gone_since=since, after_ms=self.settings.abandon_ms
@@ -459,6 +455,7 @@ class GameService:
                 with self.lock(game_id):
                     game = self.settled(self.load(game_id))
                     self._arm_timers(game)
+                    self.publisher.resume(game)
                     if game.ai_to_move is not None:
                         self.turns.schedule(game)
                         started += 1

@@ -1,8 +1,10 @@
 """Who is connected to which game: the socket ids in each game's room and their seats.
 
 The socket namespace records joins and disconnects here; the game service reads it to
-fill ``players.<colour>.connected`` and ``spectators`` and to send each socket its own
-``you`` when it broadcasts a state. Kept in memory: after a restart clients rejoin."""
+fill ``players.<colour>.connected`` and ``spectators`` and to send each seated socket its
+own ``you`` when it broadcasts a state. ``summary`` answers in time independent of the
+crowd (the seated sockets and a count), so a spectator's arrival costs the same whether
+the room holds ten or ten thousand. Kept in memory: after a restart clients rejoin."""
 
 from __future__ import annotations
 
@@ -13,11 +15,20 @@ class Presence:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._rooms: dict[str, dict[str, str | None]] = {}
+        # The seated sockets of each room (a few), kept beside the room so that nothing
+        # needs to walk the crowd of spectators.
+        self._seated: dict[str, dict[str, str]] = {}
         self._games_of: dict[str, set[str]] = {}
 
     def join(self, game_id: str, sid: str, color: str | None) -> None:
         with self._lock:
             self._rooms.setdefault(game_id, {})[sid] = color
+            if color is None:
+                seated = self._seated.get(game_id)
+                if seated is not None:
+                    seated.pop(sid, None)
+            else:
+                self._seated.setdefault(game_id, {})[sid] = color
             self._games_of.setdefault(sid, set()).add(game_id)
 
     def leave_all(self, sid: str) -> list[str]:
@@ -30,11 +41,22 @@ class Presence:
                     room.pop(sid, None)
                     if not room:
                         del self._rooms[game_id]
+                seated = self._seated.get(game_id)
+                if seated is not None:
+                    seated.pop(sid, None)
+                    if not seated:
+                        del self._seated[game_id]
             return sorted(games)
 
     def members(self, game_id: str) -> list[tuple[str, str | None]]:
         with self._lock:
             return list(self._rooms.get(game_id, {}).items())
+
+    def summary(self, game_id: str) -> tuple[list[tuple[str, str]], int]:
+        """The seated sockets of the room with their colours, and how many spectators."""
+        with self._lock:
+            seated = list(self._seated.get(game_id, {}).items())
+            return seated, len(self._rooms.get(game_id, ())) - len(seated)
 
     def seat_of(self, game_id: str, sid: str) -> str | None:
         with self._lock:
@@ -46,8 +68,7 @@ class Presence:
 
     def connected(self, game_id: str, color: str) -> bool:
         with self._lock:
-            return color in self._rooms.get(game_id, {}).values()
+            return color in self._seated.get(game_id, {}).values()
 
     def spectators(self, game_id: str) -> int:
-        with self._lock:
-            return sum(1 for c in self._rooms.get(game_id, {}).values() if c is None)
+        return self.summary(game_id)[1]

@@ -4,16 +4,20 @@ sees it (``game.view``), plus the contract's small events (``offer_declined``,
 
 The game service calls ``publish`` after every committed change, and ``announce`` when
 sockets come and go; presence (``presence``, in memory or in Redis) says which socket
-holds which seat. Spectators share one emit (on every server, through the message queue
-of multi-process mode); only the seated sockets get a copy of their own. Comings and
-goings are announced at most every ``ANNOUNCE_S`` per game, so a crowd arriving does not
-cost a broadcast to the whole crowd per arrival."""
+holds which seat; it answers with the seated sockets and a count of spectators
+(``Audience``), so nothing here walks the crowd. Spectators share one state, built once
+and sent as one emit (encoded once, and on every server through the message queue of
+multi-process mode); only the seated sockets get a copy of their own. Comings and goings
+are announced at most every ``ANNOUNCE_S`` per game, so a crowd arriving does not cost a
+broadcast to the whole crowd per arrival. Since when a player has been gone
+(``absence``) is kept in the database given by the service."""
 
 from __future__ import annotations
 
 import logging
 import threading
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from webapp.game.absence import Absence
@@ -29,11 +33,25 @@ ANNOUNCE_S = 0.5
 
 # (event, payload, room or socket id, socket ids to leave out)
 Emit = Callable[[str, dict[str, Any], str, list[str] | None], None]
-Members = list[tuple[str, Seat | None]]
 
 
 class RoomPresence(Protocol):
-    def members(self, game_id: str) -> list[tuple[str, str | None]]: ...
+    def summary(self, game_id: str) -> tuple[list[tuple[str, str]], int]: ...
+
+
+@dataclass(frozen=True)
+class Audience:
+    """A game's room: the seated sockets with their seats, and how many spectators."""
+
+    seated: tuple[tuple[str, Seat], ...] = ()
+    spectators: int = 0
+
+    @property
+    def connected(self) -> frozenset[Seat]:
+        return frozenset(seat for _, seat in self.seated)
+
+    def __bool__(self) -> bool:
+        return bool(self.seated) or self.spectators > 0
 
 
 def room_of(game_id: str) -> str:
@@ -54,13 +72,14 @@ class Publisher:
         now: Callable[[], int],
         on_countdown: Callable[[str, float], None],
         emit: Emit | None = None,
+        absence: Absence | None = None,
     ) -> None:
         self.presence = presence
         self.view = view
         self.activity = activity
         self.now = now
         self.on_countdown = on_countdown
-        self.absence = Absence()
+        self.absence = absence if absence is not None else Absence()
         self._emit = emit
         self._announcing: set[str] = set()
         self._lock = threading.Lock()
@@ -84,41 +103,59 @@ class Publisher:
             except Exception:
                 log.exception("could not emit %s", event)
 
-    def members(self, game_id: str) -> Members | None:
-        """The sockets in the room and their seats; None while shared presence is down."""
+    def audience(self, game_id: str) -> Audience | None:
+        """The room's seated sockets and spectator count; None while shared presence is
+        down."""
         try:
-            raw = self.presence.members(game_id)
+            seated, spectators = self.presence.summary(game_id)
         except Exception as error:  # a Redis outage: the game itself stays readable
             log.warning("presence of %s unavailable: %s", game_id, error)
             return None
-        return [(sid, Seat.parse(color)) for sid, color in raw]
+        return Audience(tuple((sid, Seat(color)) for sid, color in seated), spectators)
 
     @staticmethod
-    def connected(members: Members) -> frozenset[Seat]:
-        return frozenset(seat for _, seat in members if seat is not None)
+    def room(audience: Audience, gone_since: dict[Seat, int]) -> Room:
+        return Room(audience.connected, audience.spectators, gone_since)
 
-    def room(self, members: Members, gone_since: dict[Seat, int]) -> Room:
-        return Room(
-            self.connected(members), sum(1 for _, seat in members if seat is None), gone_since
-        )
-
-    def observe(self, game: Game, members: Members, now: int) -> dict[Seat, int]:
+    def observe(self, game: Game, audience: Audience, now: int) -> dict[Seat, int]:
         """Who of a friend game's players is gone, and since when (``absence``)."""
-        if game.mode is not Mode.FRIEND or game.status is not Status.ACTIVE:
+        if game.mode is not Mode.FRIEND:
+            return {}  # only friend games are ever recorded
+        if game.status is not Status.ACTIVE:
             self.absence.forget(game.id)
             return {}
         humans = [seat for seat, info in game.seats.items() if info.kind is SeatKind.HUMAN]
-        gone = self.absence.observe(game.id, humans, self.connected(members), now)
+        gone = self.absence.observe(game.id, humans, audience.connected, now)
         for seat, since in gone.items():
-            at = claim_at(since, self.view.abandon_ms)
-            if at > now and can_claim(game, seat.other):
-                self.on_countdown(game.id, (at - now) / 1000 + 0.05)
+            self.countdown(game, seat, since, now)
         return gone
+
+    def gone(self, game: Game, now: int) -> dict[Seat, int]:
+        """Who of a friend game's players is gone now, and since when (for a claim)."""
+        return self.observe(game, self.audience(game.id) or Audience(), now)
+
+    def countdown(self, game: Game, seat: Seat, since: int, now: int) -> None:
+        """Have the state published again when the claim against ``seat`` opens."""
+        at = claim_at(since, self.view.abandon_ms)
+        if at > now and can_claim(game, seat.other):
+            self.on_countdown(game.id, (at - now) / 1000 + 0.05)
+
+    def resume(self, game: Game) -> None:
+        """After a start: the countdowns of ``game`` recorded before it."""
+        if game.mode is Mode.FRIEND and game.status is Status.ACTIVE:
+            now = self.now()
+            for seat, since in self.absence.gone_since(game.id).items():
+                self.countdown(game, seat, since, now)
 
     def state(self, game: Game, you: Seat | None) -> dict[str, Any]:
         """The state one viewer sees now (a page, a socket that just joined)."""
-        members = self.members(game.id) or []
-        room = self.room(members, self.absence.gone_since(game.id))
+        audience = self.audience(game.id) or Audience()
+        gone = (
+            self.absence.gone_since(game.id)
+            if game.mode is Mode.FRIEND and game.status is Status.ACTIVE
+            else {}
+        )
+        room = self.room(audience, gone)
         return self.view.state(game, you, room, self.activity(game), self.now())
 
     def thinking(
@@ -135,25 +172,26 @@ class Publisher:
         self.emit("thinking", payload, room_of(game_id))
 
     def publish(self, game: Game, events: Iterable[Event] = ()) -> None:
-        """Send the state to every socket of the room, each with its own seat, then the
+        """Send the state to every socket of the room: one state for all spectators
+        (built once, one emit), one of their own for the seated sockets; then the
         events that have a message of their own."""
-        members = self.members(game.id)
-        if members is None:
+        audience = self.audience(game.id)
+        if audience is None:
             return
         now = self.now()
-        room = self.room(members, self.observe(game, members, now))
+        room = self.room(audience, self.observe(game, audience, now))
         activity = self.activity(game)
-        self._seated_seen[game.id] = self.connected(members)
-        if members:
+        self._seated_seen[game.id] = audience.connected
+        if audience:
             base = self.view.base(game, room, activity, now)
             if activity.pv:
                 base["pv"] = {"ply": len(game.moves), "moves": [list(p) for p in activity.pv]}
-            seated = [(sid, seat) for sid, seat in members if seat is not None]
-            if len(seated) < len(members):
+            if audience.spectators:
                 actions = self.view.actions(game, None, room, activity, now)
                 spectator = {**base, "you": None, "actions": actions}
-                self.emit("state", spectator, room_of(game.id), [sid for sid, _ in seated] or None)
-            for sid, seat in seated:
+                skip = [sid for sid, _ in audience.seated] or None
+                self.emit("state", spectator, room_of(game.id), skip)
+            for sid, seat in audience.seated:
                 actions = self.view.actions(game, seat, room, activity, now)
                 self.emit("state", {**base, "you": seat.value, "actions": actions}, sid)
         for event in events:
@@ -162,12 +200,17 @@ class Publisher:
                 payload = {"game": game.id, "game_id": game.id, "kind": event.kind.value}
                 self.emit(name, {**payload, "by": event.by.value}, room_of(game.id))
 
-    def seated_changed(self, game_id: str, members: Members) -> bool:
-        return self._seated_seen.get(game_id) != self.connected(members)
-
-    def spectators(self, game_id: str, members: Members) -> None:
-        count = sum(1 for _, seat in members if seat is None)
-        self.emit("spectators", {"game_id": game_id, "count": count}, room_of(game_id))
+    def announce_now(self, game_id: str, publish_all: Callable[[], None]) -> None:
+        """Sockets came or went: the full state (``publish_all``) if a seated one did,
+        else only the new spectator count."""
+        audience = self.audience(game_id)
+        if audience is None:
+            return
+        if self._seated_seen.get(game_id) != audience.connected:
+            publish_all()
+        elif audience:
+            count = audience.spectators
+            self.emit("spectators", {"game_id": game_id, "count": count}, room_of(game_id))
 
     def announce(self, game_id: str, announce_now: Callable[[str], None]) -> None:
         """Within ``ANNOUNCE_S``, once however many changes come meanwhile, call

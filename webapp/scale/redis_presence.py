@@ -125,6 +125,12 @@ class RedisPresence:
             self.redis.hdel(room_key(game_id), *dead)
         return [(sid, color) for sid, server, color in entries if alive.get(server) is not None]
 
+    def summary(self, game_id: str) -> tuple[list[tuple[str, str]], int]:
+        """The seated sockets of the room with their colours, and how many spectators."""
+        members = self.members(game_id)
+        seated = [(sid, color) for sid, color in members if color is not None]
+        return seated, len(members) - len(seated)
+
     def seat_of(self, game_id: str, sid: str) -> str | None:
         return dict(self.members(game_id)).get(sid)
 

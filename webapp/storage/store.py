@@ -200,6 +200,11 @@ class Store:
     def close(self) -> None:
         self.engine.dispose()
 
+    @property
+    def writing(self) -> contextlib.AbstractContextManager[Any]:
+        """Held around every write (on SQLite, this process's writers take turns)."""
+        return self._writing
+
     def _session(self) -> Session:
         return self._sessions()
 
