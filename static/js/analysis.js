@@ -39,9 +39,8 @@ function nextColour() {
   return last === "black" ? "white" : "black";
 }
 
-/* The server analyses games: stones of one colour in a row become moves with a pass
-   stone of the other colour impossible, so a colour placed twice is sent as the game
-   order requires (black first, alternating) only when it alternates. */
+/* The engine searches game positions: the stones are sent in game order (black first,
+   alternating), which needs as many black stones as white or one more. */
 function movesForServer() {
   const black = [];
   const white = [];
@@ -104,7 +103,8 @@ function lineText(line) {
   if (line.mate !== null && line.mate !== undefined) {
     return t("analysis.forced_" + line.winner, { plies: line.mate });
   }
-  return formatScore(line.score);
+  // Black's side, like the win rate beside it.
+  return formatScore(state.update.turn === "black" ? line.score : -line.score);
 }
 
 function showUpdate(update) {
@@ -195,11 +195,7 @@ function drawHeat() {
 }
 
 function sideRate(line) {
-  return update().turn === "black" ? line.black_winrate : 1 - line.black_winrate;
-}
-
-function update() {
-  return state.update;
+  return state.update.turn === "black" ? line.black_winrate : 1 - line.black_winrate;
 }
 
 socket.on("connect", () => analyse());
