@@ -108,7 +108,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from webapp.accounts import routes as account_routes
     from webapp.chat.repo import ChatRepo
     from webapp.chat.service import ChatService
-    from webapp.http import api, health, json_body, pages, players_page, security
+    from webapp.http import api, health, json_body, pages, players_page, rules_page, security
+    from webapp.lobby import pages as lobby_pages
     from webapp.realtime import guard
     from webapp.realtime.namespace import NAMESPACE, GameNamespace
     from webapp.realtime.ratelimit import RateLimiter
@@ -164,6 +165,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     health.init_app(app)
     players_page.init_app(app)
     account_routes.init_app(app)
+    lobby_pages.init_app(app, socketio, limiter)
+    rules_page.init_app(app)
     security.init_app(app)  # last: it wraps everything else
     if app.config["AI_RESUME"]:
         service.resume()
@@ -175,6 +178,9 @@ def shutdown_app(app: Flask) -> None:
     runs = app.extensions.pop("analysis_runs", None)
     if runs is not None:
         runs.close()
+    lobby = app.extensions.pop("lobby", None)
+    if lobby is not None:
+        lobby.close()
     runtime = app.extensions.pop("gomoku", None)
     if runtime is not None:
         runtime.close()

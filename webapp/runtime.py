@@ -19,6 +19,7 @@ from webapp.ai.fairness import FairShareRunner
 from webapp.ai.runner import AiRunner
 from webapp.game import model
 from webapp.game.service import GameService, ServiceSettings
+from webapp.players.person_ratings import PersonRatings
 from webapp.players.registry import PlayerRegistry
 from webapp.realtime.presence import Presence
 from webapp.realtime.publisher import Emit
@@ -77,6 +78,8 @@ class Runtime:
     owns_runner: bool = True
     # The web server's Socket.IO instance, when there is one.
     socketio: Any = None
+    # People's Glicko-2 ratings (``players.person_ratings``), rated as games end.
+    ratings: Any = None
 
     def close(self) -> None:
         self.service.close()
@@ -129,6 +132,8 @@ def build(
         emit=emit,
         turns=shared.turns if shared is not None else None,
     )
+    ratings = PersonRatings(store.engine)
+    service.finish_hooks.append(ratings.on_game_finished)
     return Runtime(
         store,
         ai_runner,
@@ -136,4 +141,5 @@ def build(
         service,
         shared,
         owns_runner=runner is None and shared is None,
+        ratings=ratings,
     )

@@ -113,6 +113,8 @@ export class BoardView {
       interactive: false,
       playable: null, // null: every empty point; else a Set of "x,y" keys
       ghostColor: null,
+      area: 0, // an opening's central square (its side in points) to outline; 0: none
+      marks: [], // [{x, y, color, label}]: an opening's offered fifth moves
     };
     this.hover = null;
     this.cursor = null;
@@ -353,6 +355,7 @@ export class BoardView {
     this.drawGrid(ctx);
     this.drawLabels(ctx);
     const view = this.view;
+    if (view.area) this.drawArea(ctx);
     if (view.forbidden.length) this.drawForbidden(ctx);
     for (const stone of view.stones) this.drawStone(ctx, stone.x, stone.y, stone.color, 1);
     if (view.winLine.length) this.drawWinLine(ctx);
@@ -360,6 +363,7 @@ export class BoardView {
       for (const stone of view.stones) this.drawNumber(ctx, stone, stone.color, false);
     }
     this.drawLastMove(ctx);
+    this.drawMarks(ctx);
     if (view.showPv && view.pv.length) this.drawPv(ctx);
     this.drawGhost(ctx);
     this.drawCursor(ctx);
@@ -586,6 +590,29 @@ export class BoardView {
       ctx.stroke();
     }
     ctx.restore();
+  }
+
+  drawArea(ctx) {
+    const half = (this.view.area - 1) / 2;
+    const centre = Math.floor(this.view.size / 2);
+    const cell = this.geometry.cell;
+    const [x0, y0] = this.toPixel(centre - half, centre - half);
+    const side = (this.view.area - 1) * cell;
+    const pad = cell * 0.5;
+    ctx.save();
+    ctx.strokeStyle = this.colours.winLine;
+    ctx.lineWidth = Math.max(1.5, cell * 0.06);
+    ctx.setLineDash([cell * 0.25, cell * 0.18]);
+    ctx.strokeRect(x0 - pad, y0 - pad, side + 2 * pad, side + 2 * pad);
+    ctx.restore();
+  }
+
+  drawMarks(ctx) {
+    for (const mark of this.view.marks) {
+      if (this.occupied([mark.x, mark.y])) continue;
+      this.drawStone(ctx, mark.x, mark.y, mark.color, 0.6);
+      this.drawNumber(ctx, { x: mark.x, y: mark.y, number: mark.label }, mark.color, true);
+    }
   }
 
   drawPv(ctx) {

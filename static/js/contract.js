@@ -2,7 +2,8 @@
  * Reads a `state` payload as the client/server contract describes it (see
  * webapp/realtime/messages.py): `actions` (what this viewer may do now), `legal`,
  * `offers`, `abandon`, `engine`, `black_winrate` on evals, `warming`, `next_game`,
- * `imported_finished`. The server builds every one of them; this only gives an absent
+ * `imported_finished`, `opening` (the opening phase: its step, who acts, the options,
+ * the offered fifth moves). The server builds every one of them; this only gives an absent
  * field its empty value, so a panel never meets `undefined`. Nothing here derives rules.
  */
 export const ACTIONS = [
@@ -20,6 +21,7 @@ export const ACTIONS = [
   "abort",
   "claim",
   "take_seat",
+  "opening",
 ];
 
 /** The state with every contract field present. */
@@ -37,5 +39,8 @@ export function readState(raw) {
   state.abandon = state.abandon || null;
   state.warming = Boolean(state.warming);
   state.imported_finished = Boolean(state.imported_finished);
+  state.opening = state.opening
+    ? Object.assign({ options: [], proposals: [], log: [], seats: {} }, state.opening)
+    : null;
   return state;
 }

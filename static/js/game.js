@@ -19,6 +19,7 @@ import { createActionsPanel } from "./panels/actions.js";
 import { createEnginePanel } from "./panels/engine.js";
 import { createEvalGraph } from "./panels/evalgraph.js";
 import { createReplay } from "./panels/replay.js";
+import { createOpeningPanel } from "./panels/opening.js";
 import { createChatPanel } from "./panels/chat.js";
 import { createSoundCues } from "./panels/sound.js";
 import { sounds } from "./sounds.js";
@@ -122,6 +123,7 @@ const panels = [
   createEnginePanel(page),
   createEvalGraph(page),
   createReplay(page),
+  createOpeningPanel(page),
 ];
 const chat = createChatPanel(page);
 const soundCues = createSoundCues(page);
@@ -159,11 +161,12 @@ function renderBoard() {
     color: colorOfPly(i),
     number: i + 1,
   }));
-  if (view.pendingMove) {
+  const opening = state.opening && state.opening.active ? state.opening : null;
+  if (view.pendingMove && (!opening || opening.step === "place")) {
     stones.push({
       x: view.pendingMove[0],
       y: view.pendingMove[1],
-      color: state.turn,
+      color: opening ? opening.stone : state.turn,
       number: stones.length + 1,
     });
   }
@@ -171,7 +174,7 @@ function renderBoard() {
   const interactive = live && view.connected && state.actions.move && !view.pendingMove;
   // Points the side to move may not play, drawn for everyone (renju's forbidden points).
   let forbidden = [];
-  if (live && state.status === "active") {
+  if (live && state.status === "active" && !opening) {
     const legal = new Set(state.legal.map((p) => p[0] + "," + p[1]));
     const taken = new Set(state.moves.map((m) => m[0] + "," + m[1]));
     for (let y = 0; y < state.size; y++) {
@@ -195,11 +198,24 @@ function renderBoard() {
     showPv: true,
     interactive,
     playable: interactive ? new Set(state.legal.map((p) => p[0] + "," + p[1])) : null,
-    ghostColor: state.you,
+    ghostColor: opening ? opening.stone || "black" : state.you,
+    area: live && opening && opening.step === "place" ? opening.area || 0 : 0,
+    marks: live && state.opening ? openingMarks(state.opening) : [],
   });
   root.classList.toggle("replaying", !live);
   const touch = $("touch-hint");
   touch.hidden = !(isTouch() && state.you && state.status !== "finished");
+}
+
+// The fifth moves offered in a renju opening, lettered as players name them.
+function openingMarks(opening) {
+  if (!opening.active) return [];
+  return opening.proposals.map((p, i) => ({
+    x: p[0],
+    y: p[1],
+    color: "black",
+    label: String.fromCharCode(97 + i),
+  }));
 }
 
 function isTouch() {

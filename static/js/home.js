@@ -37,16 +37,25 @@ document.querySelectorAll(".size-field").forEach((field) => {
   });
 });
 
-const clockToggle = document.querySelector('#form-friend input[name="use_clock"]');
-if (clockToggle) {
-  const inputs = document.querySelector("#form-friend .clock-inputs");
+// The opening rules offered follow the board rule chosen (swap and swap2 for gomoku,
+// Soosõrv-8 and Taraguchi-10 for renju); the server refuses any other pairing.
+document.querySelectorAll("form.create-form").forEach((form) => {
+  const select = form.querySelector('select[name="opening"]');
+  if (!select) return;
   const sync = () => {
-    inputs.classList.toggle("disabled", !clockToggle.checked);
-    inputs.querySelectorAll("input").forEach((el) => (el.disabled = !clockToggle.checked));
+    const rule = checkedValue(form, "rule") || "freestyle";
+    for (const option of select.options) {
+      const fits = option.dataset.rules.split(" ").includes(rule);
+      option.disabled = !fits;
+      option.hidden = !fits;
+    }
+    if (select.selectedOptions[0] && select.selectedOptions[0].disabled) select.value = "none";
   };
-  clockToggle.addEventListener("change", sync);
+  form.querySelectorAll('input[name="rule"]').forEach((radio) => {
+    radio.addEventListener("change", sync);
+  });
   sync();
-}
+});
 
 function payloadFor(form) {
   const mode = form.dataset.mode;
@@ -57,17 +66,12 @@ function payloadFor(form) {
     body.defence = parseFloat(checkedValue(form, "defence") || "1.0");
   } else if (mode === "friend") {
     body.color = checkedValue(form, "color") || "black";
-    body.clock = null;
-    if (form.elements.use_clock.checked) {
-      body.clock = {
-        base_s: Math.round(parseFloat(form.elements.base_minutes.value) * 60),
-        increment_s: Math.round(parseFloat(form.elements.increment_seconds.value || "0")),
-      };
-    }
+    body.preset = checkedValue(form, "preset") || "untimed";
   } else if (mode === "aivai") {
     body.black_player = form.elements.black_player.value;
     body.white_player = form.elements.white_player.value;
   }
+  if (form.elements.opening) body.opening = form.elements.opening.value;
   return body;
 }
 

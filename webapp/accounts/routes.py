@@ -11,7 +11,7 @@ from typing import Any
 from flask import Blueprint, Flask, Response, jsonify, redirect, render_template, request
 from werkzeug.wrappers import Response as BaseResponse
 
-from webapp.accounts import csrf
+from webapp.accounts import auth, csrf, profile
 from webapp.http.cookies import language_of
 from webapp.players import identity
 
@@ -57,3 +57,5 @@ def init_app(app: Flask) -> None:
     identity.init_app(app)
     csrf.init_app(app)
     app.register_blueprint(bp)
+    auth.init_app(app)
+    profile.init_app(app)

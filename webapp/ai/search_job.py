@@ -34,6 +34,10 @@ def search_position(
     from engine import Board, Limit
     from engine.search.levels import get_level
 
+    if job.opening is not None:
+        from webapp.ai.opening_job import decide_opening
+
+        return decide_opening(job)
     if job.player is not None and job.player.get("kind") in ("mcts", "engine"):
         from webapp.players.registry import play_move
 

@@ -52,6 +52,9 @@ class AiJob:
     client: str | None = None
     # Analysis board: how many best moves to search and report (``lines``).
     multipv: int = 1
+    # A step of an opening rule to take instead of a move (``opening_job``): the fields
+    # of ``engine.search.opening_choices.OpeningTask``.
+    opening: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -84,6 +87,9 @@ class AiMove:
     engine: str | None = None
     # A multi-PV search's best moves, best first (``PvLine.to_json`` values).
     lines: list[dict[str, Any]] | None = None
+    # An opening step's answer instead of a move: ``[["point", x, y] | ["option", name],
+    # ...]``, taken in order (``game.opening_ai``).
+    opening: list[list[Any]] | None = None
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -104,4 +110,5 @@ class AiMove:
             forfeit=data.get("forfeit"),
             engine=data.get("engine"),
             lines=data.get("lines"),
+            opening=data.get("opening"),
         )

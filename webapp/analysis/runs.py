@@ -231,7 +231,8 @@ class AnalysisRuns:
             "position": run.position,
             "status": status,
             "turn": "black" if black_to_move else "white",
-            "depth": int(info.get("depth", 0)),
+            # The deepest line: a forced win from the threat searches is "depth 1".
+            "depth": max([int(info.get("depth", 0))] + [int(line["depth"]) for line in lines]),
             "nodes": int(info.get("nodes", 0)),
             "nps": int(info.get("nps", 0)),
             "elapsed_ms": round(run.searched_s * 1000),

@@ -24,7 +24,7 @@ from typing import Any
 from engine import MATE
 from webapp.ai.runner import AiRunner, AiTicket
 from webapp.ai.types import AiJob, AiMove
-from webapp.game import model
+from webapp.game import model, opening_ai
 from webapp.game.errors import GameActionError
 from webapp.game.model import Change, Game
 from webapp.game.types import EngineFigures, Seat
@@ -53,6 +53,7 @@ def job_for(game: Game, seat: Seat, players: PlayerRegistry) -> AiJob:
         seed=random.randrange(2**31),
         player=player_spec(game, seat, players),
         session=f"{game.id}:{seat.value}",
+        opening=opening_ai.task_of(game),
     )
 
 
@@ -76,6 +77,8 @@ def ai_change(game: Game, seat: Seat, move: AiMove, now: int) -> Change | None:
         detail = move.forfeit.get("detail", "")
         log.warning("%s forfeits game %s: %s", seat.value, game.id, detail)
         return model.forfeit(game, seat, now, reason=reason, detail=detail)
+    if move.opening is not None:
+        return opening_ai.apply(game, seat, move.opening, now)
     score = max(-MATE, min(MATE, move.score))
     figures = EngineFigures(
         score if seat is Seat.BLACK else -score, move.depth, move.nodes, int(move.time_s * 1000)

@@ -4,7 +4,13 @@ and the creator's seat secret. Also games imported from a PSQ record.
 Pure apart from the random colour, id and secret it draws: ``new_from_request`` returns
 the ``Game`` to store and the secret for the creator's cookie (None for AI vs AI); the
 creator's seat carries their person id and display name when given. The players
-(``players.registry``) name the AI seats of an AI-vs-AI game."""
+(``players.registry``) name the AI seats of an AI-vs-AI game.
+
+The request's ``opening`` (seeks pass theirs through the same ``NewGame``) is one of
+``none``, ``swap``, ``swap2`` (freestyle and standard) or ``soosorv8``, ``taraguchi10``
+(renju); another rule's opening, or an opening with starting moves, is refused with
+``bad_opening``. With an opening the creator's colour is the tentative one: black is the
+first player (``opening``)."""
 
 from __future__ import annotations
 
@@ -13,7 +19,7 @@ from dataclasses import replace
 from typing import Any
 
 from engine import Rule
-from webapp.game import model
+from webapp.game import model, opening
 from webapp.game.errors import BadRequestError
 from webapp.game.model import Game
 from webapp.game.psq import PsqError, parse_psq
@@ -60,17 +66,22 @@ def new_from_request(
     clock = None
     if request.clock is not None:
         clock = (request.clock.base_ms, request.clock.increment_ms)
+    rule = Rule.from_name(request.rule)
+    phase = opening.start_state(request.opening, rule, request.size, start_moves=len(request.moves))
+    if phase is not None:
+        settings["opening"] = phase.rule.value
     game = model.new_game(
         new_game_id(),
         mode,
         size=request.size,
-        rule=Rule.from_name(request.rule),
+        rule=rule,
         seats=seats,
         now=now,
         moves=tuple(request.moves),
         clock=clock,
         settings=settings,
         imported=imported,
+        opening=phase,
     )
     return game, token
 

@@ -58,6 +58,15 @@ class OfferCancelled:
 
 
 @dataclass(frozen=True)
+class OpeningAdvanced:
+    """A player took an opening step other than placing a stone (``opening``): a colour
+    chosen, a count declared, a fifth move offered."""
+
+    player: str
+    option: str
+
+
+@dataclass(frozen=True)
 class RematchAgreed:
     next_game: str
 
@@ -71,4 +80,5 @@ Event = (
     | OfferDeclined
     | OfferCancelled
     | RematchAgreed
+    | OpeningAdvanced
 )

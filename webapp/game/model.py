@@ -25,6 +25,8 @@ from webapp.game.errors import (
     NotYourTurnError,
 )
 from webapp.game.events import Event, GameFinished, MovePlayed, MovesTakenBack, SeatTaken
+from webapp.game.opening_rules import legal_points
+from webapp.game.opening_types import OpeningState
 from webapp.game.types import (
     Clock,
     EngineFigures,
@@ -70,6 +72,8 @@ class Game:
     imported: bool = False
     # What the creator chose (levels, defence, players, clock) and the service keeps.
     settings: Mapping[str, Any] = field(default_factory=dict)
+    # The opening phase (``opening``), if the game was created with an opening rule.
+    opening: OpeningState | None = None
 
     # -- reading ------------------------------------------------------------------------
 
@@ -83,8 +87,24 @@ class Game:
         return [move.point for move in self.moves]
 
     @property
+    def opening_active(self) -> bool:
+        return self.opening is not None and self.opening.active
+
+    @property
     def turn(self) -> Seat:
+        """The seat to act: during the opening, whoever its step is for."""
+        if self.opening is not None and self.opening.actor_seat is not None:
+            return self.opening.actor_seat
         return Seat.of_ply(len(self.moves) + 1)
+
+    @property
+    def fixed_plies(self) -> int:
+        """Moves no takeback reaches: the starting moves and the opening's stones."""
+        if self.opening is None:
+            return self.start_plies
+        if self.opening.active:
+            return len(self.moves)
+        return max(self.start_plies, self.opening.end_plies)
 
     @property
     def is_over(self) -> bool:
@@ -123,6 +143,8 @@ class Game:
         """The points the side to move may play, renju's forbidden points removed."""
         if self.status is not Status.ACTIVE:
             return []
+        if self.opening is not None and self.opening.active:
+            return legal_points(self.board, self.opening)
         return self.board.legal_moves()
 
     @property
@@ -159,6 +181,12 @@ def require_player(game: Game, seat: Seat | None) -> Seat:
     return seat
 
 
+def require_no_opening(game: Game) -> None:
+    """Refuse what waits for the opening's end (normal moves, hints, takebacks)."""
+    if game.opening_active:
+        raise BadRequestError("the opening is not over yet", code="opening_in_progress")
+
+
 def require_active(game: Game) -> None:
     if game.status is Status.FINISHED:
         raise GameFinishedError("the game is over")
@@ -174,7 +202,7 @@ def finish(game: Game, result: Result, now: int) -> Change:
     return Change(done, (GameFinished(result),))
 
 
-def _outcome_result(board: Board) -> Result | None:
+def outcome_result(board: Board) -> Result | None:
     outcome = board.outcome()
     if outcome is None:
         return None
@@ -200,9 +228,12 @@ def new_game(
     clock: tuple[int, int] | None = None,
     settings: Mapping[str, Any] | None = None,
     imported: bool = False,
+    opening: OpeningState | None = None,
 ) -> Game:
     """A new game from its starting ``moves`` (refused if they are not a legal game).
-    ``clock`` is (base_ms, increment_ms); it starts when both seats are taken."""
+    ``clock`` is (base_ms, increment_ms); it starts when both seats are taken. With an
+    ``opening`` the game starts in that opening phase (its first step is the first
+    player's, who holds black)."""
     try:
         board = Board.from_moves(moves, size=size, rule=rule)
     except GomokuError as error:
@@ -210,7 +241,7 @@ def new_game(
             f"the starting moves are not a legal game: {error}", code="bad_moves"
         ) from None
     status = Status.ACTIVE if all(info.taken for info in seats.values()) else Status.WAITING
-    result = _outcome_result(board)
+    result = outcome_result(board)
     if result is not None:
         status = Status.FINISHED
     turn = Seat.of_ply(len(moves) + 1)
@@ -228,6 +259,7 @@ def new_game(
         start_plies=len(moves),
         imported=imported,
         settings=dict(settings or {}),
+        opening=opening,
     )
 
 
@@ -272,6 +304,7 @@ def play(
     if seat is None or seat not in game.seats:
         raise NotAPlayerError("you are not a player in this game")
     require_active(game)
+    require_no_opening(game)
     if game.turn is not seat:
         raise NotYourTurnError("it is not your turn")
     board = game.board.copy()
@@ -290,7 +323,7 @@ def play(
         offers=Offers(draw=draw),
     )
     events: tuple[Event, ...] = (MovePlayed(seat, (x, y), len(moved.moves)),)
-    result = _outcome_result(board)
+    result = outcome_result(board)
     if result is None:
         return Change(moved, events)
     ended = finish(moved, result, now)
@@ -313,9 +346,10 @@ def undo(game: Game, seat: Seat | None, now: int) -> Change:
 
 def takeback_count(game: Game, seat: Seat) -> int:
     """How many moves to take back so that ``seat`` is to move again before its last."""
+    require_no_opening(game)
     plies = len(game.moves)
     count = 1 if plies and Seat.of_ply(plies) is seat else 2
-    if plies - count < game.start_plies or Seat.of_ply(plies - count + 1) is not seat:
+    if plies - count < game.fixed_plies or Seat.of_ply(plies - count + 1) is not seat:
         raise BadRequestError("you have no move to take back", code="no_move_to_take_back")
     return count
 
@@ -341,6 +375,7 @@ def check_hint(game: Game, seat: Seat | None) -> Seat:
         raise BadRequestError("hints are only available against the AI", code="hint_ai_only")
     seat = require_player(game, seat)
     require_active(game)
+    require_no_opening(game)
     if game.turn is not seat:
         raise NotYourTurnError("hints are for your own turn")
     return seat
@@ -367,6 +402,8 @@ def can_abort(game: Game) -> bool:
     """A game may be aborted until each side has moved."""
     if game.status is Status.FINISHED or game.mode is Mode.AIVAI:
         return False
+    if game.opening is not None and game.opening.active:
+        return len(game.opening.acted) < 2
     return not (game.moved(Seat.BLACK) and game.moved(Seat.WHITE))
 
 

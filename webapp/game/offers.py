@@ -25,6 +25,7 @@ from webapp.game.model import (
     take_back,
     takeback_count,
 )
+from webapp.game.opening import start_state
 from webapp.game.types import Mode, OfferKind, Result, Seat, Status, Termination
 
 
@@ -158,6 +159,7 @@ def rematch_game(game: Game, new_id: str, now: int) -> Game:
     empty board, started at once."""
     seats = {seat.other: info for seat, info in game.seats.items()}
     clock = (game.clock.base_ms, game.clock.increment_ms) if game.clock is not None else None
+    phase = start_state(game.settings.get("opening"), game.rule, game.size)
     fresh = new_game(
         new_id,
         game.mode,
@@ -167,6 +169,7 @@ def rematch_game(game: Game, new_id: str, now: int) -> Game:
         now=now,
         clock=clock,
         settings=_swapped_settings(game),
+        opening=phase,
     )
     return replace(fresh, rematch_of=game.id)
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from engine import Rule
 from webapp.game.model import Game
+from webapp.game.opening_types import OpeningState
 from webapp.game.types import (
     Clock,
     EngineFigures,
@@ -37,6 +38,7 @@ def game_of(record: GameRecord) -> Game:
     start_plies = int(settings.pop("start_plies", 0) or 0)
     imported = bool(settings.pop("imported", False))
     clock_settings = settings.pop("clock", None)
+    opening = settings.pop("opening_state", None)
     offers = record.offers or {}
     return Game(
         id=record.id,
@@ -64,6 +66,7 @@ def game_of(record: GameRecord) -> Game:
         start_plies=start_plies,
         imported=imported,
         settings=settings,
+        opening=OpeningState.from_json(opening) if isinstance(opening, dict) else None,
     )
 
 
@@ -98,6 +101,19 @@ class Update:
     seat_tokens: dict[str, str] = field(default_factory=dict)
     # Who took those seats: person id and display name.
     seat_holders: dict[str, tuple[str | None, str]] = field(default_factory=dict)
+    # The two seats change hands (an opening's swap).
+    swap_seats: bool = False
+
+    def arguments(self) -> dict[str, Any]:
+        """The keyword arguments of ``Store.update``."""
+        return {
+            "changes": self.changes,
+            "truncate_to": self.truncate_to,
+            "add_moves": self.add_moves,
+            "seat_tokens": self.seat_tokens,
+            "seat_holders": self.seat_holders,
+            "swap_seats": self.swap_seats,
+        }
 
 
 def update_of(old: Game, new: Game) -> Update:
@@ -108,14 +124,19 @@ def update_of(old: Game, new: Game) -> Update:
         kept += 1
     truncate_to = kept if kept < len(old.moves) else None
     added = [_move_record(ply, new.moves[ply - 1]) for ply in range(kept + 1, len(new.moves) + 1)]
+    swaps = [game.opening.swaps if game.opening is not None else 0 for game in (old, new)]
+    swap_seats = swaps[0] % 2 != swaps[1] % 2
     tokens = {
         seat.value: info.token_hash
         for seat, info in new.seats.items()
-        if info.token_hash is not None and old.seats[seat].token_hash is None
+        if info.token_hash is not None and old.seats[seat].token_hash is None and not swap_seats
     }
     holders = {color: (new.seats[Seat(color)].player_id, new.seats[Seat(color)].name)
                for color in tokens}  # fmt: skip
-    return Update(_columns(new), truncate_to, added, tokens, holders)
+    changes = _columns(new)
+    if old.opening != new.opening or old.settings != new.settings:
+        changes["settings"] = _settings_of(new)
+    return Update(changes, truncate_to, added, tokens, holders, swap_seats)
 
 
 def result_json(result: Result) -> dict[str, Any]:
@@ -166,6 +187,8 @@ def _settings_of(game: Game) -> dict[str, Any]:
         settings["start_plies"] = game.start_plies
     if game.imported:
         settings["imported"] = True
+    if game.opening is not None:
+        settings["opening_state"] = game.opening.to_json()
     return settings
 
 

@@ -22,13 +22,14 @@ from typing import Any
 
 from webapp.ai.runner import AiRunner
 from webapp.ai.types import AiMove
-from webapp.game import creation, model, offers
+from webapp.game import creation, model, offers, opening
 from webapp.game.absence import Absence
 from webapp.game.ai_turns import AiTurns, PoolTurns, QueueTurns, ai_change
 from webapp.game.analysis import Analysis, Reply
 from webapp.game.errors import GameActionError, GameNotFound, StaleStateError
-from webapp.game.events import SeatTaken
+from webapp.game.events import GameFinished, SeatTaken
 from webapp.game.model import Change, Game
+from webapp.game.opening_presence import swap_presence
 from webapp.game.records import game_of, record_of, update_of
 from webapp.game.seat_keys import (
     hash_token,
@@ -110,6 +111,8 @@ class GameService:
         # The line the engine expected with the latest AI move of each game.
         self._pv: dict[str, tuple[tuple[int, int], ...]] = {}
         self._closed = False
+        # Called with every game once its end is stored (the people's ratings).
+        self.finish_hooks: list[Callable[[Game], None]] = []
 
     # -- plumbing -----------------------------------------------------------------------
 
@@ -163,18 +166,12 @@ class GameService:
     def _commit(self, old: Game, change: Change, pv: tuple[tuple[int, int], ...] = ()) -> Game:
         update = update_of(old, change.game)
         try:
-            version = self.store.update(
-                old.id,
-                old.version,
-                changes=update.changes,
-                truncate_to=update.truncate_to,
-                add_moves=update.add_moves,
-                seat_tokens=update.seat_tokens,
-                seat_holders=update.seat_holders,
-            )
+            version = self.store.update(old.id, old.version, **update.arguments())
         except StaleVersionError:
             raise StaleStateError("the game changed; try again", code="stale") from None
         game = replace(change.game, version=version)
+        if update.swap_seats:
+            swap_presence(self.presence, game.id)
         self._pv[game.id] = pv
         if self.turns.publish_first:
             self.publish(game, change)
@@ -183,6 +180,9 @@ class GameService:
             self.turns.schedule(game)
             self.publish(game, change)
         self._arm_timers(game)
+        if any(isinstance(event, GameFinished) for event in change.events):
+            for hook in self.finish_hooks:
+                hook(game)
         return game
 
     # -- publishing ---------------------------------------------------------------------
@@ -311,6 +311,10 @@ class GameService:
         game, token = creation.new_from_psq(request, self.players, self.now(), creator=creator)
         return self._store_new(game), token
 
+    def store_new(self, game: Game) -> Game:
+        """Store a game made elsewhere (a lobby game), arm its timers, schedule its AI."""
+        return self._store_new(game)
+
     def _store_new(self, game: Game) -> Game:
         game = game_of(self.store.create(record_of(game)))
         self._arm_timers(game)
@@ -325,9 +329,13 @@ class GameService:
             model.require_active(game)
             if version != game.version:
                 raise StaleStateError("the game changed; your board was out of date")
-            return model.play(game, seat, (x, y), now)
+            return opening.play(game, seat, (x, y), now)
 
         return self._act(game_id, move)[0]
+
+    def opening_choice(self, game_id: str, seat: Seat | None, option: str, version: int) -> Game:
+        """A choice of the opening phase (a colour, place two, offer, a count)."""
+        return self._act(game_id, opening.human_choice(seat, option, version))[0]
 
     def undo(self, game_id: str, seat: Seat | None) -> Game:
         return self._act(game_id, lambda game, now: model.undo(game, seat, now))[0]

@@ -17,6 +17,7 @@ from typing import Any
 from webapp.game import model, offers
 from webapp.game.errors import GameActionError
 from webapp.game.model import Game
+from webapp.game.opening_view import can_choose, can_click, opening_json
 from webapp.game.records import clock_json, result_json
 from webapp.game.types import OfferKind, Seat, SeatKind, Status
 from webapp.game.winrate import black_winrate, engine_of_player
@@ -36,6 +37,7 @@ ACTIONS = (
     "abort",
     "claim",
     "take_seat",
+    "opening",
 )
 
 
@@ -136,6 +138,7 @@ class JsonView:
             "warming": bool(activity.warming and thinking is not None),
             "imported_finished": game.imported and game.start_plies == len(game.moves)
             and game.is_over,
+            "opening": opening_json(game),
         }  # fmt: skip
 
     def players(self, game: Game, room: Room) -> dict[str, dict[str, Any]]:
@@ -214,7 +217,7 @@ class JsonView:
         other = you.other
         open_offers = game.offers
         flags.update(
-            move=game.status is Status.ACTIVE and game.turn is you,
+            move=game.status is Status.ACTIVE and game.turn is you and can_click(game, you),
             undo=_allowed(lambda: model.undo(game, you, now)),
             hint=_allowed(lambda: model.check_hint(game, you)),
             takeback=_allowed(lambda: offers.request_takeback(game, you, now)),
@@ -229,6 +232,7 @@ class JsonView:
             draw_answer=open_offers.draw is other and game.status is Status.ACTIVE,
             abort=_allowed(lambda: model.abort(game, you, now)),
             claim=self._can_claim_now(game, you, room, now),
+            opening=can_choose(game, you),
         )  # fmt: skip
         return flags
 

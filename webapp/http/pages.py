@@ -29,6 +29,7 @@ from webapp.game.seat_keys import seat_cookie
 from webapp.game.service import GameService
 from webapp.http.cookies import LANGUAGES, language_of, set_seat_cookie
 from webapp.http.security import same_site_path
+from webapp.lobby.presets import DEFAULT_PRESET, PRESET_NAMES
 from webapp.players import identity
 from webapp.realtime.messages import GAME_ID_RE, RULES
 
@@ -53,6 +54,8 @@ def home() -> str:
         rules=list(RULES),
         sizes=SIZES,
         live_games=service().live_games(20),
+        presets=PRESET_NAMES,
+        default_preset=DEFAULT_PRESET,
         lang=language_of(request),
     )
 

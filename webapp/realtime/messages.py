@@ -5,8 +5,12 @@ HTTP JSON API
     "freestyle"|"standard"|"renju", "color": "black"|"white"|"random", "level": 1..5,
     "defence": 0.5..2.0, "black_level", "white_level" (aivai), "black_player",
     "white_player" (aivai, player ids such as ``negamax:3``, ``mcts``, ``engine:<name>``;
-    they win over the levels), "clock": null | {"base_s", "increment_s"} (friend), "moves":
-    [[x, y], ...]}`` -> 201 ``{"id", "url"}`` and the creator's seat cookie ``seat_<id>``
+    they win over the levels), "clock": null | {"base_s", "increment_s"} (friend) or
+    "preset": "1+0"|"3+2"|"5+3"|"10+5"|"30+0"|"untimed" (friend; without either a friend
+    game gets the 5+3 clock, ``lobby.presets``), "moves": [[x, y], ...], "opening":
+    "none"|"swap"|"swap2" (freestyle, standard) |"soosorv8"|"taraguchi10" (renju),
+    refused with ``bad_opening`` for another rule or with "moves"}`` -> 201 ``{"id",
+    "url"}`` and the creator's seat cookie ``seat_<id>``
     (HttpOnly, SameSite=Lax, Path=/). ``GET /api/v1/players`` -> ``{"players": [{"id",
     "name", "kind", "level", "description"}], "ratings": [{"id", "name", "games", "wins",
     "losses", "draws", "rating"}]}``; ``GET /players`` is the Elo table page.
@@ -39,6 +43,12 @@ Socket.IO namespace ``/game``, client -> server (JSON objects, every field check
     ``claim_victory {game_id}`` (once the ``abandon`` countdown is over);
     ``chat {game_id, text}`` (plain text, 1-140 characters after cleaning; see
     ``chat.rules``: players and spectators have separate channels).
+    ``opening_choice {game_id, option, version}`` during an opening: ``option`` is
+    ``black``/``white`` (the colour to play: the other one than yours is a swap),
+    ``place_two`` (swap2), ``offer`` (taraguchi: offer the fifth moves instead of
+    placing one) or a count ``1``..``8`` (Soosõrv: how many fifth moves). Stones,
+    offered fifth moves and the picked one are ``move`` events: a click on the board
+    does what the opening's step asks.
 
 Server -> client
     ``state``: the full public state after every change, each socket with its own ``you``
@@ -68,7 +78,20 @@ Server -> client
          agreed rematch (nobody is moved to it), "rematch_of": null | id,
          "abandon": null | {"seat" (gone), "claim_at" (epoch ms), "now" (server epoch ms)},
          "thinking": null | {"color"}, "warming": bool (the AI waits for the engine to
-         warm up), "imported_finished": bool (an imported record that is already over)}
+         warm up), "imported_finished": bool (an imported record that is already over),
+         "opening": null | {"rule": "swap"|"swap2"|"soosorv8"|"taraguchi10", "active",
+                    "step": "place"|"choose"|"declare"|"propose"|"pick"|"done",
+                    "stage" (the place in the rule's procedure), "actor": "first"|
+                    "second"|null, "actor_seat": colour|null (its current colour),
+                    "you": "first"|"second"|null, "seats": {"first": colour,
+                    "second": colour} (colours held now; they change on a swap),
+                    "stone": colour|null (the colour of the stone a PLACE step puts),
+                    "area": null | side of the central square a stone must go in,
+                    "options": [...] (what ``opening_choice`` accepts now, for the actor;
+                    ``place``/``propose``/``pick`` steps take board clicks, ``legal``),
+                    "count" (fifth moves to offer / most to declare), "declared",
+                    "proposals": [[x, y], ...] (the fifth moves offered), "swaps",
+                    "log": ["second:black", ...]}}
 
     ``black_winrate`` maps every engine's score onto black's chance to win (0..1; a mate
     is 0 or 1): see ``game.winrate``.
@@ -115,9 +138,30 @@ is the English fallback). The HTTP API answers ``{"error": message, "code", "par
     ``opponent_present``: the opponent is still here. ``claim_too_early`` {seconds}.
     ``seat_taken``: no free seat. ``already_seated``: you have a seat here already.
     ``forbidden_origin``: a seat request from another site. ``server_error``: an
-    unexpected failure (logged); nothing changed. ``chat_empty``, ``chat_too_long``
+    unexpected failure (logged); nothing changed.
+    Openings: ``bad_opening`` {opening, rule, choices?}: that opening is not played with
+    this rule (or from given moves). ``opening_in_progress``: wait for the opening's end
+    (normal moves, hints, takebacks). ``no_opening``: the opening is over.
+    ``opening_step`` {step}: the opening asks for another kind of step now.
+    ``opening_option`` {option, options}: not one of the step's options.
+    ``opening_area`` {x, y, size}: the stone goes within the central size x size square.
+    ``opening_symmetric`` {x, y}: that fifth move is offered already or mirrors one.
+    ``opening_not_offered`` {x, y}: pick one of the offered fifth moves.
+    Chat: ``chat_empty``, ``chat_too_long``
     {max}, ``chat_repeat`` (the same line again at once), ``chat_closed`` (nobody to
-    chat with).
+    chat with). Lobby: ``seek_exists`` (one open seek per person and kind),
+    ``own_seek`` (your own seek cannot be taken), ``seek_not_found`` (taken or gone),
+    ``no_identity`` (a lobby socket without the visitor cookie).
+
+Socket.IO namespace ``/lobby`` (``lobby.namespace``): client -> server ``seek_create
+{rule, size, preset, rated, color, opening}`` (ack ``{ok, seek}``), ``seek_cancel
+{kind: "seek"|"quick"}``, ``seek_take {seek_id}`` (ack ``{ok, game_id, url}``),
+``quick_pair {rule, size, preset, rated}`` (ack ``{ok, waiting}`` or ``{ok, game_id,
+url}``), ``quick_cancel {}``. Server -> client: ``lobby_seeks {seeks: [{id, kind,
+name, rule, size, preset, rated, color, opening, rating, provisional, created}]}`` to
+the room ``lobby`` after every change; ``lobby_start {game_id, url}`` to both people of
+a game a seek or a pairing started (``url`` is ``/lobby/go/<id>``: it sets the seat
+cookie and shows the game).
 
 The socket namespace (``namespace``) and the API blueprint (``http.api``) validate with the
 functions below before the game service (``game.service``) sees anything."""
@@ -132,12 +176,14 @@ from typing import Any
 from engine import MAX_SIZE, MIN_SIZE
 from engine.search.levels import LEVELS
 from webapp.game.errors import BadRequestError
+from webapp.lobby.presets import DEFAULT_CLOCK, clock_of, parse_preset
 
 MAX_ID_CHARS = 200
 MAX_MOVES = MAX_SIZE * MAX_SIZE
 MAX_TIME_MS = 10_000
 RULES = ("freestyle", "standard", "renju")
 MODES = ("ai", "friend", "aivai")
+OPENINGS = ("none", "swap", "swap2", "soosorv8", "taraguchi10")
 GAME_ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
 # Every ``code`` a refusal may carry (listed with their params in the text above).
@@ -150,7 +196,11 @@ ERROR_CODES = frozenset(
         "engine_timeout", "no_move_to_take_back", "offer_pending", "no_offer", "own_offer",
         "rematch_mode", "game_not_finished", "abort_too_late", "claim_not_allowed",
         "opponent_present", "claim_too_early", "seat_taken", "already_seated",
-        "forbidden_origin", "chat_empty", "chat_too_long", "chat_repeat", "chat_closed",
+        "forbidden_origin", "bad_opening", "opening_in_progress", "no_opening",
+        "opening_step", "opening_option", "opening_area", "opening_symmetric",
+        "opening_not_offered",
+        "chat_empty", "chat_too_long", "chat_repeat", "chat_closed",
+        "seek_exists", "own_seek", "seek_not_found", "no_identity",
     }
 )  # fmt: skip
 
@@ -265,6 +315,32 @@ class MoveMessage:
 
 
 @dataclass(frozen=True)
+class OpeningChoice:
+    """An opening choice: a colour, ``place_two``, ``offer``, or a declared count."""
+
+    game_id: str
+    option: str
+    version: int
+
+
+OPENING_OPTION_RE = re.compile(r"^(black|white|place_two|offer|[1-9][0-9]?)$")
+
+
+def parse_opening_choice(data: Any) -> OpeningChoice:
+    game_id = game_id_of(data)
+    option = data.get("option")
+    if not isinstance(option, str | int) or isinstance(option, bool):
+        raise _bad("'option' must be a string", "option", "type")
+    option = str(option).strip().lower()
+    if not OPENING_OPTION_RE.match(option):
+        raise _bad(
+            "'option' must be black, white, place_two, offer or a count", "option", "choice",
+            choices=["black", "white", "place_two", "offer", "1..10"],
+        )  # fmt: skip
+    return OpeningChoice(game_id, option, _int(data, "version", 0, 2**31 - 1))
+
+
+@dataclass(frozen=True)
 class ChatMessage:
     game_id: str
     text: str
@@ -338,6 +414,7 @@ EVENT_PARSERS: dict[str, Callable[[Any], Any]] = {
     "abort": parse_game_ref,
     "claim_victory": parse_game_ref,
     "take_seat": parse_game_ref,
+    "opening_choice": parse_opening_choice,
     "chat": parse_chat,
 }
 
@@ -365,6 +442,9 @@ class NewGame:
     moves: list[tuple[int, int]]
     black_player: str | None = None
     white_player: str | None = None
+    # The opening rule (``game.opening_types.OpeningRule``); whether the board rule plays
+    # it is the game model's call (``bad_opening``).
+    opening: str = "none"
 
 
 PLAYER_ID_RE = re.compile(r"^[a-z0-9][a-z0-9:_.-]{0,63}$")
@@ -390,7 +470,14 @@ def parse_new_game(body: Any) -> NewGame:
     size = _int(data, "size", MIN_SIZE, MAX_SIZE, 15)
     clock: ClockSettings | None = None
     raw_clock = data.get("clock")
-    if raw_clock is not None:
+    if "preset" in data:
+        if mode != "friend" or raw_clock is not None:
+            raise BadRequestError("'preset' is for friend games, instead of 'clock'")
+        millis = clock_of(parse_preset(data["preset"]))
+        clock = ClockSettings(*millis) if millis is not None else None
+    elif "clock" not in data and mode == "friend":
+        clock = ClockSettings(*DEFAULT_CLOCK)
+    elif raw_clock is not None:
         if mode != "friend":
             raise BadRequestError("'clock' is only for friend games")
         clock_data = _object(raw_clock, "'clock'")
@@ -413,6 +500,7 @@ def parse_new_game(body: Any) -> NewGame:
         moves=moves_of(data, "moves", size),
         black_player=_player_id(data, "black_player"),
         white_player=_player_id(data, "white_player"),
+        opening=_choice(data, "opening", OPENINGS, "none"),
     )
 
 

@@ -25,7 +25,7 @@ from webapp.game.errors import (
 from webapp.game.service import GameService
 from webapp.game.types import OfferKind, Seat
 from webapp.players import identity
-from webapp.realtime.messages import EVENT_PARSERS, ChatMessage, GameRef, MoveMessage
+from webapp.realtime.messages import EVENT_PARSERS, ChatMessage, GameRef, MoveMessage, OpeningChoice
 from webapp.realtime.presence import Presence
 from webapp.realtime.publisher import room_of
 from webapp.realtime.ratelimit import RateLimiter
@@ -171,6 +171,13 @@ class GameNamespace(Namespace):  # type: ignore[misc]
             self.service.play(msg.game_id, seat, msg.x, msg.y, msg.version)
 
         return self._handle("move", data, move)
+
+    def on_opening_choice(self, data: Any = None) -> dict[str, Any]:
+        def choose(msg: OpeningChoice) -> None:
+            seat = self._seat(msg.game_id)
+            self.service.opening_choice(msg.game_id, seat, msg.option, msg.version)
+
+        return self._handle("opening_choice", data, choose)
 
     def _seated(
         self, event: str, data: Any, act: Callable[[str, Seat | None], object]

@@ -184,6 +184,22 @@ def add_missing_columns(engine: Engine) -> None:
                 index.create(connection, checkfirst=True)
 
 
+def _swap_seats(connection: Any, game_id: str) -> None:
+    """Exchange everything but the colour between a game's black and white seat rows."""
+    rows = {
+        row.color: row._mapping
+        for row in connection.execute(select(SEATS).where(SEATS.c.game_id == game_id))
+    }
+    if set(rows) != {"black", "white"}:
+        return
+    kept = ("game_id", "color")
+    for color, other in (("black", "white"), ("white", "black")):
+        values = {key: value for key, value in rows[other].items() if key not in kept}
+        connection.execute(
+            update(SEATS).where(SEATS.c.game_id == game_id, SEATS.c.color == color).values(**values)
+        )
+
+
 class Store:
     def __init__(self, url: str) -> None:
         self.engine = make_engine(url)
@@ -390,11 +406,13 @@ class Store:
         add_moves: Iterable[MoveRecord] = (),
         seat_tokens: dict[str, str] | None = None,
         seat_holders: dict[str, tuple[str | None, str]] | None = None,
+        swap_seats: bool = False,
     ) -> int:
         """Apply a change if the game is still at ``expected_version``; return the new
         version. ``truncate_to`` keeps only the first that many moves (undo);
         ``seat_tokens`` binds free seats to token hashes, ``seat_holders`` names who took
-        them (person id and display name, see ``players.identity``). Raise ``StaleVersionError``
+        them (person id and display name, see ``players.identity``); ``swap_seats``
+        exchanges who sits at black and at white (an opening's swap). Raise ``StaleVersionError``
         (and write nothing) if another writer got there first."""
         changes = dict(changes or {})
         unknown = set(changes) - UPDATABLE
@@ -436,4 +454,6 @@ class Store:
                 )
                 if claimed.rowcount != 1:
                     raise StaleVersionError(f"the {color} seat of {game_id} is taken")
+            if swap_seats:
+                _swap_seats(connection, game_id)
         return expected_version + 1
