@@ -89,8 +89,13 @@ def test_screenshots(browser: Browser, live_server: Any, ui: Any, size: str) -> 
         )  # fmt: skip
         page.goto(live_server.url + f"/analysis?game={game}")
         expect(page.locator("#an-lines-list li")).to_have_count(3, timeout=UPDATE_TIMEOUT_MS)
-        scroll = page.evaluate("() => document.scrollingElement.scrollWidth")
-        assert scroll <= SIZES[size]["viewport"]["width"]
         ui.screenshot(page, f"analysis-{size}", full_page=True)
+        wide = page.evaluate(
+            "() => [...document.querySelectorAll('body *')].filter(e => "
+            "e.getBoundingClientRect().right > document.documentElement.clientWidth + 1)"
+            ".map(e => e.tagName + '.' + e.className + '#' + e.id).slice(0, 8)"
+        )
+        scroll = page.evaluate("() => document.scrollingElement.scrollWidth")
+        assert scroll <= SIZES[size]["viewport"]["width"], wide
     finally:
         context.close()

@@ -1,6 +1,6 @@
 """Analysis board update rate (a benchmark, not a test): how soon the first ``analysis``
 update reaches a socket after ``analyse``, and how many updates a second follow while the
-engine goes deeper, for mid-game positions.
+engine goes deeper, for an opening and three middle-game positions of the bench.
 
 The app runs in this process with its real AI pool (one analysis worker at its usual
 lower priority); the socket is Flask-SocketIO's test client on the ``/analysis``
@@ -25,42 +25,16 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 NAMESPACE = "/analysis"
-# Mid-game positions (15x15 freestyle), as [x, y] moves from black's first.
-POSITIONS = {
-    "midgame-12": [
-        [7, 7],
-        [8, 8],
-        [7, 8],
-        [9, 6],
-        [6, 6],
-        [8, 7],
-        [9, 9],
-        [6, 9],
-        [8, 6],
-        [10, 7],
-        [6, 7],
-        [5, 8],
-    ],
-    "midgame-16": [
-        [7, 7],
-        [7, 8],
-        [8, 8],
-        [6, 6],
-        [9, 9],
-        [10, 10],
-        [8, 6],
-        [8, 7],
-        [9, 7],
-        [10, 8],
-        [6, 8],
-        [9, 8],
-        [10, 6],
-        [11, 5],
-        [7, 9],
-        [6, 10],
-    ],
-    "opening-6": [[7, 7], [8, 8], [7, 8], [9, 6], [6, 6], [8, 7]],
-}
+# Positions without a forced result: the bench's middle-game ones and a short opening.
+BENCH_NAMES = ("opening-09", "quiet-17", "opening-07")
+OPENING = [[7, 7], [8, 8], [7, 8], [9, 6], [6, 6], [8, 7]]
+
+
+def positions() -> dict[str, list[list[int]]]:
+    from engine.tools.bench_positions import bench_boards
+
+    found = {name: [list(m) for m in board.moves] for name, board in bench_boards()}
+    return {"opening-6": OPENING, **{name: found[name] for name in BENCH_NAMES}}
 
 
 def measure(app: object, moves: list[list[int]], seconds: float, lines: int) -> dict[str, float]:
@@ -107,7 +81,7 @@ def main() -> int:
             print(f"load average at start: {os.getloadavg()[0]:.2f}")
             print(f"{'position':<12} {'first update':>13} {'updates':>8} {'per s':>6} "
                   f"{'median gap':>11} {'max gap':>8} {'depths':>8}")  # fmt: skip
-            for name, moves in POSITIONS.items():
+            for name, moves in positions().items():
                 r = measure(app, moves, args.seconds, args.lines)
                 if not r.get("updates"):
                     print(f"{name:<12} no update in {args.seconds} s")
