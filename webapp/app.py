@@ -2,7 +2,8 @@
 
 ``create_app`` reads its configuration from the environment (``SECRET_KEY``,
 ``DATABASE_URL``, ``REDIS_URL``, ``GOMOKU_INSTANCE``, ``AI_WORKERS``, ``CORS_ORIGINS``,
-``GOMOKU_ENGINES``: external Gomocup engines as players, see ``players``)
+``GOMOKU_ENGINES``: external Gomocup engines as players, see ``players``; ``REVIEW_TIME_S``:
+the engine's time per position of a game review)
 and an optional ``test_config`` mapping, then wires the store, the AI runner, the game
 service, the ``/game`` Socket.IO namespace and the page, API and health blueprints
 together; games whose AI was thinking when the server stopped resume at once. Without
@@ -87,6 +88,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         AI_RESUME=True,
         AIVAI_MOVE_S=0.6,
         HINT_TIME_S=0.5,
+        # Engine time per position of a game review (``review``).
+        REVIEW_TIME_S=float(os.environ.get("REVIEW_TIME_S") or 0.5),
         CORS_ORIGINS=os.environ.get("CORS_ORIGINS"),
         SESSION_COOKIE_SECURE=os.environ.get("SESSION_COOKIE_SECURE", "").lower()
         in ("1", "true", "yes"),
@@ -105,11 +108,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["SECRET_KEY"] = _secret_key(instance_dir)
 
     from webapp import analysis as analysis_board
+    from webapp import review
     from webapp.accounts import routes as account_routes
     from webapp.chat.repo import ChatRepo
     from webapp.chat.service import ChatService
     from webapp.http import api, health, json_body, pages, players_page, rules_page, security
     from webapp.lobby import pages as lobby_pages
+    from webapp.puzzles import routes as puzzle_routes
     from webapp.realtime import guard
     from webapp.realtime.namespace import NAMESPACE, GameNamespace
     from webapp.realtime.ratelimit import RateLimiter
@@ -165,8 +170,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     health.init_app(app)
     players_page.init_app(app)
     account_routes.init_app(app)
+    review.init_app(app)
     lobby_pages.init_app(app, socketio, limiter)
     rules_page.init_app(app)
+    puzzle_routes.init_app(app)
     security.init_app(app)  # last: it wraps everything else
     if app.config["AI_RESUME"]:
         service.resume()
@@ -178,6 +185,9 @@ def shutdown_app(app: Flask) -> None:
     runs = app.extensions.pop("analysis_runs", None)
     if runs is not None:
         runs.close()
+    from webapp import review
+
+    review.close(app)
     lobby = app.extensions.pop("lobby", None)
     if lobby is not None:
         lobby.close()

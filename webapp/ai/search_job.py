@@ -94,6 +94,7 @@ def search_position(
     finally:
         with report_lock:
             done.set()
+    forced = _forced_win(board) if job.threats else None
     return AiMove(
         move=(int(result.move[0]), int(result.move[1])),
         score=int(result.score),
@@ -103,7 +104,30 @@ def search_position(
         time_s=float(result.time),
         nps=int(result.nps),
         lines=[line.to_json() for line in result.lines] or None,
+        forced=forced,
     )
+
+
+_threats = threading.local()
+
+
+def _forced_win(board: Any) -> dict[str, Any] | None:
+    """The side to move's forced win by the threat searches, as a review stores it; one
+    ``ThreatSearch`` per thread keeps its scratch tables warm between positions."""
+    from engine.search.threats import ThreatSearch
+
+    search = getattr(_threats, "search", None)
+    if search is None:
+        search = _threats.search = ThreatSearch()
+    win = search.find_win(board)
+    if win is None:
+        return None
+    return {
+        "kind": win.kind.value,
+        "plies": int(win.plies),
+        "moves": (int(win.plies) + 1) // 2,
+        "line": [[int(x), int(y)] for x, y in win.line],
+    }
 
 
 def _kept_searcher(job: AiJob, on_iteration: Callable[[Any], None]) -> Any:

@@ -52,6 +52,9 @@ class AiJob:
     client: str | None = None
     # Analysis board: how many best moves to search and report (``lines``).
     multipv: int = 1
+    # Also look for a forced win of the side to move by the threat searches (a game
+    # review wants the kind and line: ``AiMove.forced``).
+    threats: bool = False
     # A step of an opening rule to take instead of a move (``opening_job``): the fields
     # of ``engine.search.opening_choices.OpeningTask``.
     opening: dict[str, Any] | None = None
@@ -87,6 +90,8 @@ class AiMove:
     engine: str | None = None
     # A multi-PV search's best moves, best first (``PvLine.to_json`` values).
     lines: list[dict[str, Any]] | None = None
+    # With ``AiJob.threats``: the side to move's forced win ({kind, plies, moves, line}), if any.
+    forced: dict[str, Any] | None = None
     # An opening step's answer instead of a move: ``[["point", x, y] | ["option", name],
     # ...]``, taken in order (``game.opening_ai``).
     opening: list[list[Any]] | None = None
@@ -110,5 +115,6 @@ class AiMove:
             forfeit=data.get("forfeit"),
             engine=data.get("engine"),
             lines=data.get("lines"),
+            forced=data.get("forced"),
             opening=data.get("opening"),
         )

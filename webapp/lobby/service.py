@@ -241,7 +241,7 @@ class LobbyService:
                 SeatKind.HUMAN,
                 person.name,
                 None,
-                hash_token(seat_token(self.secret_key, game_id, seat.value, person.id)),
+                hash_token(seat_token(self.secret_key, game_id, person.id)),
                 person.id,
             )
             for seat, person in people.items()
@@ -284,5 +284,5 @@ class LobbyService:
             return None
         for seat, info in game.seats.items():
             if info.player_id == person_id:
-                return seat.value, seat_token(self.secret_key, game_id, seat.value, person_id)
+                return seat.value, seat_token(self.secret_key, game_id, person_id)
         return None

@@ -117,6 +117,18 @@ Server -> client
     seen. Points are ``[x, y]``, 0-based from the top-left. Scores are in engine units
     with mates at +-30000.
 
+Game review (``review``)
+    ``GET /g/<id>/review`` is the page. ``POST /api/v1/games/<id>/review`` starts the review
+    of a finished game if nobody has (202 while it runs, 200 once done; 400
+    ``game_not_finished``) and ``GET`` reads it: ``{"game_id", "status": "none"|"running"|
+    "done"|"failed", "done", "total", "time_s", "review"? (done), "graph"? (running: black's
+    chance per position so far), "error"?}``. ``POST /api/v1/games/<id>/play-from {"ply",
+    "level"?, "color"?}`` -> 201 ``{"id", "url"}`` like creating a game (400 ``game_over``
+    for a position already over). Socket.IO namespace ``/review``: ``join {game_id}``
+    (acknowledged with the status); to the ``review:<id>`` room ``review_progress
+    {game_id, done, total, ply, black_winrate}``, ``review_done`` (the status with the
+    review), ``review_failed {game_id, error}``.
+
 Error codes (``code``; the browser translates it, ``params`` fill its text; ``message``
 is the English fallback). The HTTP API answers ``{"error": message, "code", "params"}``.
     ``bad_request`` {field, reason: required|type|range|choice, low?, high?, choices?}:

@@ -19,6 +19,7 @@ from sqlalchemy import Table, create_engine, delete, event, func, insert, inspec
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, selectinload, sessionmaker
 
+from webapp.storage import review_tables  # noqa: F401  (its table joins ``create_all``)
 from webapp.storage.tables import Base, Game, Move, Seat, utcnow
 
 # The mapped classes' tables, typed as tables for SQLAlchemy Core statements.
