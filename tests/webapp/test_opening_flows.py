@@ -163,3 +163,16 @@ def test_the_ai_plays_swap2_on_either_side(client: Any, socket_factory: Any, col
     final = events.wait_state(lambda s: s["turn"] == s["you"] and s["actions"]["move"], 60)
     count = len(final["moves"])
     events.wait_state(lambda s: len(s["moves"]) >= count, 5)
+
+
+@pytest.mark.parametrize("opening", ["taraguchi10", "soosorv8"])
+def test_two_ais_play_a_renju_opening(client: Any, socket_factory: Any, opening: str) -> None:
+    game_id = create_game(
+        client, mode="aivai", rule="renju", opening=opening, black_level=1, white_level=1
+    )
+    events = join(socket_factory(client), game_id)
+    state = events.wait_state(lambda s: len(s["moves"]) >= 6, 120)
+    assert state["opening"]["active"] is False and state["opening"]["rule"] == opening
+    log = state["opening"]["log"]
+    assert log[-1].endswith((":pick", ":black", ":white")), log
+    assert state["moves"][0] == [7, 7]  # both rules start on the centre

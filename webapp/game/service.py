@@ -170,8 +170,7 @@ class GameService:
         except StaleVersionError:
             raise StaleStateError("the game changed; try again", code="stale") from None
         game = replace(change.game, version=version)
-        if update.swap_seats:
-            swap_presence(self.presence, game.id)
+        swap_presence(self.presence, game.id, swapped=update.swap_seats)
         self._pv[game.id] = pv
         if self.turns.publish_first:
             self.publish(game, change)
@@ -334,7 +333,6 @@ class GameService:
         return self._act(game_id, move)[0]
 
     def opening_choice(self, game_id: str, seat: Seat | None, option: str, version: int) -> Game:
-        """A choice of the opening phase (a colour, place two, offer, a count)."""
         return self._act(game_id, opening.human_choice(seat, option, version))[0]
 
     def undo(self, game_id: str, seat: Seat | None) -> Game:
@@ -348,8 +346,7 @@ class GameService:
 
     def claim_victory(self, game_id: str, seat: Seat | None) -> Game:
         def claim(game: Game, now: int) -> Change:
-            gone = self.publisher.gone(game, now)
-            since = gone.get(seat.other) if seat is not None else None
+            since = self.publisher.gone(game, now).get(seat.other) if seat is not None else None
             return model.claim_victory(
                 game, seat, now, opponent_gone_since=since, after_ms=self.settings.abandon_ms
             )
@@ -455,8 +452,7 @@ class GameService:
             return self.settled(self.load(game.id))
 
     def resume(self) -> int:
-        """After a start: settle clocks and restart the AI of active games. Return how
-        many AI turns were started."""
+        """After a start: settle clocks, arm timers, restart AI turns; return how many."""
         started = 0
         for game_id in self.store.active_game_ids():
             try:
