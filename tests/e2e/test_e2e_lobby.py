@@ -66,6 +66,9 @@ def test_strangers_meet_in_the_lobby_and_play_a_rated_game(
         seek.locator('select[name="opening"]').select_option("swap2")
         seek.get_by_role("button", name="Post seek").click()
         expect(ann.locator("#seek-cancel")).to_be_visible()
+        ann.reload()  # a reload keeps the seek, still marked as Ann's own
+        expect(ann.locator("#seek-list .seek.mine")).to_have_count(1)
+        expect(ann.locator("#seek-cancel")).to_be_visible()
         offered = bob.locator("#seek-list .seek")
         expect(offered).to_have_count(1)  # arrived live, without a reload
         expect(offered).to_contain_text("Ann")

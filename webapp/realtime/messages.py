@@ -170,7 +170,7 @@ Socket.IO namespace ``/lobby`` (``lobby.namespace``): client -> server ``seek_cr
 {kind: "seek"|"quick"}``, ``seek_take {seek_id}`` (ack ``{ok, game_id, url}``),
 ``quick_pair {rule, size, preset, rated}`` (ack ``{ok, waiting}`` or ``{ok, game_id,
 url}``), ``quick_cancel {}``. Server -> client: ``lobby_seeks {seeks: [{id, kind,
-name, rule, size, preset, rated, color, opening, rating, provisional, created}]}`` to
+person, name, rule, size, preset, rated, color, opening, rating, provisional, created}]}`` to
 the room ``lobby`` after every change; ``lobby_start {game_id, url}`` to both people of
 a game a seek or a pairing started (``url`` is ``/lobby/go/<id>``: it sets the seat
 cookie and shows the game).
