@@ -107,7 +107,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(instance_dir)
 
-    from webapp import review
     from webapp.accounts import routes as account_routes
     from webapp.chat.repo import ChatRepo
     from webapp.chat.service import ChatService
@@ -117,6 +116,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from webapp.realtime import guard
     from webapp.realtime.namespace import NAMESPACE, GameNamespace
     from webapp.realtime.ratelimit import RateLimiter
+    from webapp.review import wiring as review
 
     # Tests share one runner between apps to spare the worker start-up.
     runtime = build(Settings.from_config(app.config), runner=app.config.get("AI_RUNNER"))
@@ -180,7 +180,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
 def shutdown_app(app: Flask) -> None:
     """Stop the AI workers, timers and database connections of ``app``."""
-    from webapp import review
+    from webapp.review import wiring as review
 
     review.close(app)
     lobby = app.extensions.pop("lobby", None)
