@@ -108,6 +108,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["SECRET_KEY"] = _secret_key(instance_dir)
 
     from webapp.accounts import routes as account_routes
+    from webapp.analysis import wiring as analysis_board
     from webapp.chat.repo import ChatRepo
     from webapp.chat.service import ChatService
     from webapp.http import api, health, json_body, pages, players_page, rules_page, security
@@ -161,6 +162,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     )
     runtime.socketio = socketio
     app.extensions["gomoku"] = runtime
+    analysis_board.init_app(app, socketio, runtime.runner, limiter)
     guard.init_app(app, limiter.allow)
     json_body.init_app(app)
     api.init_app(app)
@@ -180,6 +182,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
 def shutdown_app(app: Flask) -> None:
     """Stop the AI workers, timers and database connections of ``app``."""
+    runs = app.extensions.pop("analysis_runs", None)
+    if runs is not None:
+        runs.close()
     from webapp.review import wiring as review
 
     review.close(app)

@@ -257,3 +257,11 @@ def test_the_stylesheet_closes_every_block() -> None:
         depth += {"{": 1, "}": -1}.get(char, 0)
         assert depth >= 0, "a closing brace without its block"
     assert depth == 0, "a block is never closed"
+
+
+def test_starting_a_game_withdraws_both_peoples_other_seeks(lobby: Any) -> None:
+    seek = lobby.create(ANN, SeekRequest())
+    lobby.create(BOB, SeekRequest(rule="renju"))
+    assert lobby.quick(BOB, SeekRequest(preset="1+0")) is None
+    lobby.take(BOB, seek.id)
+    assert lobby.seeks() == [] and lobby.repo.open_seeks("quick") == []
