@@ -107,9 +107,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(instance_dir)
 
-    from webapp import analysis as analysis_board
-    from webapp import review
     from webapp.accounts import routes as account_routes
+    from webapp.analysis import wiring as analysis_board
     from webapp.chat.repo import ChatRepo
     from webapp.chat.service import ChatService
     from webapp.http import api, health, json_body, pages, players_page, rules_page, security
@@ -118,6 +117,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from webapp.realtime import guard
     from webapp.realtime.namespace import NAMESPACE, GameNamespace
     from webapp.realtime.ratelimit import RateLimiter
+    from webapp.review import wiring as review
 
     # Tests share one runner between apps to spare the worker start-up.
     runtime = build(Settings.from_config(app.config), runner=app.config.get("AI_RUNNER"))
@@ -185,7 +185,7 @@ def shutdown_app(app: Flask) -> None:
     runs = app.extensions.pop("analysis_runs", None)
     if runs is not None:
         runs.close()
-    from webapp import review
+    from webapp.review import wiring as review
 
     review.close(app)
     lobby = app.extensions.pop("lobby", None)

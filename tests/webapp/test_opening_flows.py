@@ -100,10 +100,15 @@ def test_a_swap2_friend_game_over_sockets(app: Any, socket_factory: Any) -> None
     assert mine["actions"]["move"]
     assert second.wait_state(lambda s: s["version"] == state["version"])["you"] == "black"
     stored = app.extensions["gomoku"].store.load(game_id)
-    first_seat = app.extensions["gomoku"].service.resolve_seat(
-        game_id, {f"seat_{game_id}": first_http.get_cookie(f"seat_{game_id}").value}
+    service = app.extensions["gomoku"].service
+    first_seat = service.seat_of(
+        service.load(game_id), {f"seat_{game_id}": first_http.get_cookie(f"seat_{game_id}").value}
     )
-    assert first_seat == "white" and stored.seats["black"].token_hash is not None
+    assert (
+        first_seat is not None
+        and first_seat.value == "white"
+        and stored.seats["black"].token_hash is not None
+    )
 
     # Normal play: the first player, now white, plays the sixth stone.
     state = click(first, game_id, 10, 10)

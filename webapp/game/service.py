@@ -254,10 +254,6 @@ class GameService:
     def seat_of(self, game: Game, cookies: Mapping[str, str]) -> Seat | None:
         return seat_from_cookies(game, cookies)
 
-    def resolve_seat(self, game_id: str, cookies: Mapping[str, str]) -> str | None:
-        seat = seat_from_cookies(self.load(game_id), cookies)
-        return seat.value if seat is not None else None
-
     def visit(
         self, game_id: str, cookies: Mapping[str, str]
     ) -> tuple[Game, Seat | None, tuple[str, str] | None]:
@@ -304,17 +300,15 @@ class GameService:
     def create(self, request: NewGame, creator: Person | None = None) -> Created:
         """Create a game; return it and the creator's seat secret (None for AI vs AI)."""
         game, token = creation.new_from_request(request, self.players, self.now(), creator=creator)
-        return self._store_new(game), token
+        return self.store_new(game), token
 
     def import_psq(self, request: ImportRequest, creator: Person | None = None) -> Created:
         game, token = creation.new_from_psq(request, self.players, self.now(), creator=creator)
-        return self._store_new(game), token
+        return self.store_new(game), token
 
     def store_new(self, game: Game) -> Game:
-        """Store a game made elsewhere (a lobby game), arm its timers, schedule its AI."""
-        return self._store_new(game)
-
-    def _store_new(self, game: Game) -> Game:
+        """Store a new game (also one made elsewhere: a lobby game), arm its timers and
+        schedule its AI."""
         game = game_of(self.store.create(record_of(game)))
         self._arm_timers(game)
         self.turns.schedule(game)
