@@ -107,15 +107,17 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(instance_dir)
 
-    from webapp import review
     from webapp.accounts import routes as account_routes
+    from webapp.analysis import wiring as analysis_board
     from webapp.chat.repo import ChatRepo
     from webapp.chat.service import ChatService
     from webapp.http import api, health, json_body, pages, players_page, rules_page, security
     from webapp.lobby import pages as lobby_pages
+    from webapp.puzzles import routes as puzzle_routes
     from webapp.realtime import guard
     from webapp.realtime.namespace import NAMESPACE, GameNamespace
     from webapp.realtime.ratelimit import RateLimiter
+    from webapp.review import wiring as review
 
     # Tests share one runner between apps to spare the worker start-up.
     runtime = build(Settings.from_config(app.config), runner=app.config.get("AI_RUNNER"))
@@ -160,6 +162,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     )
     runtime.socketio = socketio
     app.extensions["gomoku"] = runtime
+    analysis_board.init_app(app, socketio, runtime.runner, limiter)
     guard.init_app(app, limiter.allow)
     json_body.init_app(app)
     api.init_app(app)
@@ -170,6 +173,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     review.init_app(app)
     lobby_pages.init_app(app, socketio, limiter)
     rules_page.init_app(app)
+    puzzle_routes.init_app(app)
     security.init_app(app)  # last: it wraps everything else
     if app.config["AI_RESUME"]:
         service.resume()
@@ -178,7 +182,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
 def shutdown_app(app: Flask) -> None:
     """Stop the AI workers, timers and database connections of ``app``."""
-    from webapp import review
+    runs = app.extensions.pop("analysis_runs", None)
+    if runs is not None:
+        runs.close()
+    from webapp.review import wiring as review
 
     review.close(app)
     lobby = app.extensions.pop("lobby", None)

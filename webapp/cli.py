@@ -1,4 +1,5 @@
-"""The ``gomoku`` console script: ``serve``, ``pbrain``, ``bench``, ``match`` and ``worker``.
+"""The ``gomoku`` console script: ``serve``, ``pbrain``, ``bench``, ``match``, ``worker``
+and ``puzzles``.
 
 Each subcommand imports its module lazily so ``gomoku pbrain`` starts without loading the
 web stack."""
@@ -15,9 +16,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="gomoku", description="Gomoku web app and engine.")
     parser.add_argument(
         "command",
-        choices=["serve", "pbrain", "bench", "match", "worker"],
+        choices=["serve", "pbrain", "bench", "match", "worker", "puzzles"],
         help="serve: run the web app; pbrain: Gomocup brain on stdio; bench: engine "
-        "figures; match: play two brains; worker: queue worker for multi-process mode",
+        "figures; match: play two brains; worker: queue worker for multi-process mode; "
+        "puzzles: mine puzzles (puzzles mine --help)",
     )
     if not args or args[0] in ("-h", "--help"):
         parser.print_help()
@@ -38,6 +40,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         from engine.tools.bench import main as run
     elif command == "match":
         from engine.tools.match import main as run
+    elif command == "puzzles":
+        from webapp.puzzles.command import main as run
     else:
         from webapp.scale.worker import main as run
     return int(run(rest) or 0)

@@ -360,7 +360,9 @@ export class BoardView {
     for (const stone of view.stones) this.drawStone(ctx, stone.x, stone.y, stone.color, 1);
     if (view.winLine.length) this.drawWinLine(ctx);
     if (view.showNumbers) {
-      for (const stone of view.stones) this.drawNumber(ctx, stone, stone.color, false);
+      for (const stone of view.stones) {
+        if (stone.number) this.drawNumber(ctx, stone, stone.color, false);
+      }
     }
     this.drawLastMove(ctx);
     this.drawMarks(ctx);

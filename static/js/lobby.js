@@ -15,6 +15,7 @@ const socket = window.io("/lobby", { transports: ["websocket", "polling"], tryAl
 
 let seeks = [];
 let mySeekId = null;
+const you = root.dataset.you;
 let going = false;
 try {
   seeks = JSON.parse(root.dataset.initialSeeks || "[]");
@@ -97,6 +98,9 @@ function seekItem(seek) {
 }
 
 function render() {
+  // After a reload the list still knows which seek is this visitor's.
+  const own = seeks.find((seek) => seek.person === you);
+  if (own) mySeekId = own.id;
   list.textContent = "";
   seeks.forEach((seek) => list.appendChild(seekItem(seek)));
   empty.hidden = seeks.length > 0;

@@ -1,8 +1,9 @@
 """Two people who never shared a link find each other in the lobby and play a rated game
-with a clock: one posts a seek, the other sees it appear live and takes it, both land on
-the game in their seats, chat, one offers a draw that the other declines, black makes
-five, and the leaderboard shows both ratings moved (the winner up, the loser down).
-Screenshots of /lobby and /leaderboard at 1280x800 and 390x844."""
+with a clock and the swap2 opening: one posts a seek, the other sees it appear live and
+takes it, both land on the game in their seats, chat, play the opening (the second
+player chooses white), one offers a draw that the other declines, black makes five, and
+the leaderboard shows both ratings moved (the winner up, the loser down). Screenshots of
+/lobby and /leaderboard at 1280x800 and 390x844."""
 
 from __future__ import annotations
 
@@ -14,8 +15,11 @@ from playwright.sync_api import Browser, Page, expect
 
 pytestmark = pytest.mark.e2e
 
-BLACK_MOVES = [(7, 7), (8, 7), (9, 7), (10, 7), (11, 7)]
-WHITE_MOVES = [(7, 9), (8, 9), (9, 9), (10, 9)]
+# Swap2: Ann, the first player, places black (7, 7), white (8, 7), black (9, 9); Bob
+# chooses white. Then white and black alternate until black's five down the x = 7 line.
+OPENING = [(7, 7), (8, 7), (9, 9)]
+WHITE_MOVES = [(0, 0), (0, 1), (0, 2), (0, 3)]
+BLACK_MOVES = [(7, 8), (7, 9), (7, 10), (7, 11)]
 
 
 def set_name(page: Page, base: str, name: str) -> None:
@@ -25,6 +29,15 @@ def set_name(page: Page, base: str, name: str) -> None:
         field.fill(name)
         field.press("Enter")
         page.wait_for_load_state()
+
+
+def place(ui: Any, page: Page, point: tuple[int, int]) -> None:
+    """An opening stone: wait until the server has it."""
+    version = ui.state(page)["version"]
+    ui.click_point(page, *point)
+    page.wait_for_function(
+        "v => window.gomokuGame && window.gomokuGame.state.version > v", arg=version
+    )
 
 
 def play(ui: Any, page: Page, other: Page, point: tuple[int, int]) -> None:
@@ -50,13 +63,18 @@ def test_strangers_meet_in_the_lobby_and_play_a_rated_game(
         seek = ann.locator("#form-seek")
         seek.locator("label.chip", has_text="5+3").click()
         seek.locator("label.chip", has_text="Black").click()
+        seek.locator('select[name="opening"]').select_option("swap2")
         seek.get_by_role("button", name="Post seek").click()
+        expect(ann.locator("#seek-cancel")).to_be_visible()
+        ann.reload()  # a reload keeps the seek, still marked as Ann's own
+        expect(ann.locator("#seek-list .seek.mine")).to_have_count(1)
         expect(ann.locator("#seek-cancel")).to_be_visible()
         offered = bob.locator("#seek-list .seek")
         expect(offered).to_have_count(1)  # arrived live, without a reload
         expect(offered).to_contain_text("Ann")
         expect(offered).to_contain_text("5+3")
         expect(offered).to_contain_text("Rated")
+        expect(offered).to_contain_text("Swap2")
         ui.screenshot(bob, "lobby-1280")
         bob.set_viewport_size({"width": 390, "height": 844})
         ui.screenshot(bob, "lobby-390", full_page=True)
@@ -76,16 +94,21 @@ def test_strangers_meet_in_the_lobby_and_play_a_rated_game(
             ann.locator("#chat-input").press("Enter")
             expect(bob.locator("#chat-log .chat-text")).to_have_text("good luck")
 
-        for index, black in enumerate(BLACK_MOVES):
-            play(ui, ann, bob, black)
-            if index == len(WHITE_MOVES):
-                break
-            if index == 2:
+        expect(ann.locator("#opening-rule")).to_have_text("Swap2")
+        for point in OPENING:
+            place(ui, ann, point)
+        bob.locator("#opening-choices").get_by_role("button", name="Play white").click()
+        expect(bob.locator("#game")).to_have_attribute("data-you", "white")
+        expect(ann.locator("#game")).to_have_attribute("data-you", "black")
+
+        for index, (white, black) in enumerate(zip(WHITE_MOVES, BLACK_MOVES, strict=True)):
+            play(ui, bob, ann, white)
+            if index == 1:
                 bob.get_by_role("button", name="Offer draw").click()
                 expect(ann.locator("#offer-text")).to_have_text("White offers a draw")
                 ann.get_by_role("button", name="Decline").click()
                 expect(bob.locator("#offer-box")).to_be_hidden()
-            play(ui, bob, ann, WHITE_MOVES[index])
+            play(ui, ann, bob, black)
         for page in (ann, bob):
             expect(page.locator("#game")).to_have_attribute("data-status", "finished")
 

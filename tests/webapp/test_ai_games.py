@@ -118,7 +118,8 @@ def test_an_engine_game_plays_itself_to_the_end(client: Any, socket_factory: Any
         "/api/v1/games", json={"mode": "aivai", "size": 7, "black_level": 1, "white_level": 1}
     )
     assert reply.status_code == 201
-    assert "Set-Cookie" not in reply.headers
+    # Nobody sits in an engine game: no seat cookie (only the visitor's identity).
+    assert not any(c.startswith("seat_") for c in reply.headers.getlist("Set-Cookie"))
     game_id = reply.get_json()["id"]
     watcher = join(socket_factory(), game_id)
     state = watcher.wait_state(lambda s: s["status"] == "finished", 90)

@@ -179,3 +179,27 @@ def test_a_spectator_who_takes_the_free_seat_moves_to_the_players_channel(
     assert guest.named("chat_history")[-1]["channel"] == "players"
     assert say(guest, game_id, "hi, I am white")["ok"]
     black.wait(lambda _: "hi, I am white" in chat_texts(black), 5)
+
+
+def test_a_spectator_signs_with_their_display_name(
+    room: dict[str, Any], app: Any, socket_factory: Any
+) -> None:
+    http = app.test_client()
+    assert http.get("/").status_code == 200  # the visit gives the browser its identity
+    me = http.get("/api/v1/me").get_json()
+    watcher = join(socket_factory(http), room["id"])
+    assert say(watcher, room["id"], "hello from the stands")["ok"]
+    watcher.wait(lambda _: "hello from the stands" in chat_texts(watcher), 5)
+    assert watcher.named("chat")[-1]["name"] == me["name"]
+
+
+def test_one_visitor_has_one_allowance_across_sockets(
+    room: dict[str, Any], app: Any, socket_factory: Any
+) -> None:
+    http = app.test_client()
+    http.get("/")
+    first = join(socket_factory(http), room["id"])
+    second = join(socket_factory(http), room["id"])
+    assert say(first, room["id"], "one")["ok"]
+    # The same visitor on another socket (a second tab) is still too quick.
+    assert say(second, room["id"], "two")["error"]["code"] == "rate_limited"

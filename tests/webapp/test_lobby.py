@@ -243,3 +243,25 @@ def test_a_seek_passes_its_opening_rule_to_the_game(app: Any, lobby: Any) -> Non
     game_id = lobby.take(BOB, seek["seek"]["id"])
     game = lobby.games.load(game_id)
     assert game.settings["opening"] == "swap2" and game.opening is not None
+
+
+def test_the_stylesheet_closes_every_block() -> None:
+    """Blocks appended side by side by merges lose a closing brace easily, and every rule
+    after an unclosed block (the lobby's among them) is then dropped by the browser."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "static" / "style.css").read_text()
+    depth = 0
+    for char in re.sub(r"/\*.*?\*/", "", text, flags=re.S):
+        depth += {"{": 1, "}": -1}.get(char, 0)
+        assert depth >= 0, "a closing brace without its block"
+    assert depth == 0, "a block is never closed"
+
+
+def test_starting_a_game_withdraws_both_peoples_other_seeks(lobby: Any) -> None:
+    seek = lobby.create(ANN, SeekRequest())
+    lobby.create(BOB, SeekRequest(rule="renju"))
+    assert lobby.quick(BOB, SeekRequest(preset="1+0")) is None
+    lobby.take(BOB, seek.id)
+    assert lobby.seeks() == [] and lobby.repo.open_seeks("quick") == []

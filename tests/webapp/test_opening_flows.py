@@ -100,10 +100,15 @@ def test_a_swap2_friend_game_over_sockets(app: Any, socket_factory: Any) -> None
     assert mine["actions"]["move"]
     assert second.wait_state(lambda s: s["version"] == state["version"])["you"] == "black"
     stored = app.extensions["gomoku"].store.load(game_id)
-    first_seat = app.extensions["gomoku"].service.resolve_seat(
-        game_id, {f"seat_{game_id}": first_http.get_cookie(f"seat_{game_id}").value}
+    service = app.extensions["gomoku"].service
+    first_seat = service.seat_of(
+        service.load(game_id), {f"seat_{game_id}": first_http.get_cookie(f"seat_{game_id}").value}
     )
-    assert first_seat == "white" and stored.seats["black"].token_hash is not None
+    assert (
+        first_seat is not None
+        and first_seat.value == "white"
+        and stored.seats["black"].token_hash is not None
+    )
 
     # Normal play: the first player, now white, plays the sixth stone.
     state = click(first, game_id, 10, 10)
@@ -163,3 +168,16 @@ def test_the_ai_plays_swap2_on_either_side(client: Any, socket_factory: Any, col
     final = events.wait_state(lambda s: s["turn"] == s["you"] and s["actions"]["move"], 60)
     count = len(final["moves"])
     events.wait_state(lambda s: len(s["moves"]) >= count, 5)
+
+
+@pytest.mark.parametrize("opening", ["taraguchi10", "soosorv8"])
+def test_two_ais_play_a_renju_opening(client: Any, socket_factory: Any, opening: str) -> None:
+    game_id = create_game(
+        client, mode="aivai", rule="renju", opening=opening, black_level=1, white_level=1
+    )
+    events = join(socket_factory(client), game_id)
+    state = events.wait_state(lambda s: len(s["moves"]) >= 6, 120)
+    assert state["opening"]["active"] is False and state["opening"]["rule"] == opening
+    log = state["opening"]["log"]
+    assert log[-1].endswith((":pick", ":black", ":white")), log
+    assert state["moves"][0] == [7, 7]  # both rules start on the centre

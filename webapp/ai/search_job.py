@@ -6,11 +6,18 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
 from webapp.ai.types import AiJob, AiMove, ProgressCallback
 
+# Analysis boards search one position in slices (``analysis.runs``): the worker keeps
+# the searchers of the last few, so a slice goes on from what the one before learned.
+ANALYSIS_SESSION = "analysis:"
+KEPT_SEARCHERS = 2
+KEPT_TT_MB = 32
+_kept: OrderedDict[str, Any] = OrderedDict()
 # A search's progress reports start after it has run this long (see ``search_position``).
 FIRST_REPORT_S = 0.1
 WATCH_AFTER_S = 0.02
@@ -71,7 +78,9 @@ def search_position(
             watching.append(threading.Thread(target=watch, daemon=True))
             watching[0].start()
 
-    searcher = level.searcher(defence=job.defence, seed=job.seed, on_iteration=on_iteration)
+    searcher = _kept_searcher(job, on_iteration)
+    if searcher is None:
+        searcher = level.searcher(defence=job.defence, seed=job.seed, on_iteration=on_iteration)
 
     def watch() -> None:
         while not done.wait(0.05):
@@ -94,6 +103,7 @@ def search_position(
         pv=[(int(x), int(y)) for x, y in result.pv],
         time_s=float(result.time),
         nps=int(result.nps),
+        lines=[line.to_json() for line in result.lines] or None,
         forced=forced,
     )
 
@@ -118,3 +128,22 @@ def _forced_win(board: Any) -> dict[str, Any] | None:
         "moves": (int(win.plies) + 1) // 2,
         "line": [[int(x), int(y)] for x, y in win.line],
     }
+
+
+def _kept_searcher(job: AiJob, on_iteration: Callable[[Any], None]) -> Any:
+    """The searcher kept for an analysis board's position (made on its first slice), or
+    None for any other job."""
+    session = job.session
+    if session is None or not session.startswith(ANALYSIS_SESSION):
+        return None
+    from engine import Searcher
+
+    searcher = _kept.get(session)
+    if searcher is None:
+        searcher = Searcher(tt_mb=KEPT_TT_MB, multipv=max(1, min(job.multipv, 5)))
+        _kept[session] = searcher
+        while len(_kept) > KEPT_SEARCHERS:
+            _kept.popitem(last=False)
+    _kept.move_to_end(session)
+    searcher.on_iteration = on_iteration
+    return searcher

@@ -50,6 +50,8 @@ class AiJob:
     # and the engine API); ``client`` is who asked, for a fair share between clients.
     lane: str = "game"
     client: str | None = None
+    # Analysis board: how many best moves to search and report (``lines``).
+    multipv: int = 1
     # Also look for a forced win of the side to move by the threat searches (a game
     # review wants the kind and line: ``AiMove.forced``).
     threats: bool = False
@@ -86,6 +88,8 @@ class AiMove:
     # What the move was searched for, if it engine reported it (``negamax``, ``mcts``,
     # ``external``): the win-probability scale of ``score`` depends on it.
     engine: str | None = None
+    # A multi-PV search's best moves, best first (``PvLine.to_json`` values).
+    lines: list[dict[str, Any]] | None = None
     # With ``AiJob.threats``: the side to move's forced win ({kind, plies, moves, line}), if any.
     forced: dict[str, Any] | None = None
     # An opening step's answer instead of a move: ``[["point", x, y] | ["option", name],
@@ -110,6 +114,7 @@ class AiMove:
             nps=int(data.get("nps", 0)),
             forfeit=data.get("forfeit"),
             engine=data.get("engine"),
+            lines=data.get("lines"),
             forced=data.get("forced"),
             opening=data.get("opening"),
         )

@@ -15,7 +15,10 @@ from webapp.game.types import Seat
 log = logging.getLogger(__name__)
 
 
-def swap_presence(presence: Any, game_id: str) -> None:
+def swap_presence(presence: Any, game_id: str, *, swapped: bool = True) -> None:
+    """Move the game's seated sockets to the other colour, if the seats ``swapped``."""
+    if not swapped:
+        return
     try:
         members = list(presence.members(game_id))
         for sid, color in members:

@@ -170,8 +170,7 @@ class GameService:
         except StaleVersionError:
             raise StaleStateError("the game changed; try again", code="stale") from None
         game = replace(change.game, version=version)
-        if update.swap_seats:
-            swap_presence(self.presence, game.id)
+        swap_presence(self.presence, game.id, swapped=update.swap_seats)
         self._pv[game.id] = pv
         if self.turns.publish_first:
             self.publish(game, change)
@@ -255,10 +254,6 @@ class GameService:
     def seat_of(self, game: Game, cookies: Mapping[str, str]) -> Seat | None:
         return seat_from_cookies(game, cookies)
 
-    def resolve_seat(self, game_id: str, cookies: Mapping[str, str]) -> str | None:
-        seat = seat_from_cookies(self.load(game_id), cookies)
-        return seat.value if seat is not None else None
-
     def visit(
         self, game_id: str, cookies: Mapping[str, str]
     ) -> tuple[Game, Seat | None, tuple[str, str] | None]:
@@ -305,17 +300,15 @@ class GameService:
     def create(self, request: NewGame, creator: Person | None = None) -> Created:
         """Create a game; return it and the creator's seat secret (None for AI vs AI)."""
         game, token = creation.new_from_request(request, self.players, self.now(), creator=creator)
-        return self._store_new(game), token
+        return self.store_new(game), token
 
     def import_psq(self, request: ImportRequest, creator: Person | None = None) -> Created:
         game, token = creation.new_from_psq(request, self.players, self.now(), creator=creator)
-        return self._store_new(game), token
+        return self.store_new(game), token
 
     def store_new(self, game: Game) -> Game:
-        """Store a game made elsewhere (a lobby game), arm its timers, schedule its AI."""
-        return self._store_new(game)
-
-    def _store_new(self, game: Game) -> Game:
+        """Store a new game (also one made elsewhere: a lobby game), arm its timers and
+        schedule its AI."""
         game = game_of(self.store.create(record_of(game)))
         self._arm_timers(game)
         self.turns.schedule(game)
@@ -334,7 +327,6 @@ class GameService:
         return self._act(game_id, move)[0]
 
     def opening_choice(self, game_id: str, seat: Seat | None, option: str, version: int) -> Game:
-        """A choice of the opening phase (a colour, place two, offer, a count)."""
         return self._act(game_id, opening.human_choice(seat, option, version))[0]
 
     def undo(self, game_id: str, seat: Seat | None) -> Game:
@@ -348,8 +340,7 @@ class GameService:
 
     def claim_victory(self, game_id: str, seat: Seat | None) -> Game:
         def claim(game: Game, now: int) -> Change:
-            gone = self.publisher.gone(game, now)
-            since = gone.get(seat.other) if seat is not None else None
+            since = self.publisher.gone(game, now).get(seat.other) if seat is not None else None
             return model.claim_victory(
                 game, seat, now, opponent_gone_since=since, after_ms=self.settings.abandon_ms
             )
@@ -455,8 +446,7 @@ class GameService:
             return self.settled(self.load(game.id))
 
     def resume(self) -> int:
-        """After a start: settle clocks and restart the AI of active games. Return how
-        many AI turns were started."""
+        """After a start: settle clocks, arm timers, restart AI turns; return how many."""
         started = 0
         for game_id in self.store.active_game_ids():
             try:

@@ -50,8 +50,6 @@ def ratings() -> PersonRatings:
 
 @bp.get("/lobby")
 def lobby_page() -> str:
-    visitor = identity.current_visitor()
-    mine = {r.rule_key: r.to_json() for r in ratings().ratings_of(visitor.id)}
     return render_template(
         "lobby.html",
         rules=list(RULES),
@@ -60,7 +58,7 @@ def lobby_page() -> str:
         default_preset=DEFAULT_PRESET,
         openings=OPENINGS,
         seeks=lobby().seeks(),
-        my_ratings=mine,
+        you=identity.current_visitor().id,
         lang=language_of(request),
     )
 

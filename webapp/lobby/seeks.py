@@ -47,6 +47,7 @@ class Seek:
         return {
             "id": self.id,
             "kind": self.kind,
+            "person": self.person_id,
             "name": self.name,
             "rule": r.rule,
             "size": r.size,

@@ -241,7 +241,7 @@ class LobbyService:
                 SeatKind.HUMAN,
                 person.name,
                 None,
-                hash_token(seat_token(self.secret_key, game_id, seat.value, person.id)),
+                hash_token(seat_token(self.secret_key, game_id, person.id)),
                 person.id,
             )
             for seat, person in people.items()
@@ -273,8 +273,13 @@ class LobbyService:
             game = replace(game, clock=game.clock.restarted(None, now))
         self.games.store_new(game)
         payload = {"game_id": game_id, "url": f"/lobby/go/{game_id}"}
+        withdrawn = 0
         for person in people.values():
+            # Someone who starts a game is no longer looking for another.
+            withdrawn += self.repo.remove_own(person.id)
             self.emit("lobby_start", payload, person_room(person.id))
+        if withdrawn:
+            self.publish()
         return game_id
 
     def seat_secret(self, game_id: str, person_id: str) -> tuple[str, str] | None:
@@ -284,5 +289,5 @@ class LobbyService:
             return None
         for seat, info in game.seats.items():
             if info.player_id == person_id:
-                return seat.value, seat_token(self.secret_key, game_id, seat.value, person_id)
+                return seat.value, seat_token(self.secret_key, game_id, person_id)
         return None

@@ -170,10 +170,17 @@ Socket.IO namespace ``/lobby`` (``lobby.namespace``): client -> server ``seek_cr
 {kind: "seek"|"quick"}``, ``seek_take {seek_id}`` (ack ``{ok, game_id, url}``),
 ``quick_pair {rule, size, preset, rated}`` (ack ``{ok, waiting}`` or ``{ok, game_id,
 url}``), ``quick_cancel {}``. Server -> client: ``lobby_seeks {seeks: [{id, kind,
-name, rule, size, preset, rated, color, opening, rating, provisional, created}]}`` to
+person, name, rule, size, preset, rated, color, opening, rating, provisional, created}]}`` to
 the room ``lobby`` after every change; ``lobby_start {game_id, url}`` to both people of
 a game a seek or a pairing started (``url`` is ``/lobby/go/<id>``: it sets the seat
 cookie and shows the game).
+
+Socket.IO namespace ``/analysis`` (the analysis board, ``analysis.namespace``; payloads in
+``analysis.messages``): client -> server ``analyse {size, rule, moves, lines: 1..5}`` (ack
+``{ok, position}``), ``analysis_continue {}``, ``analysis_stop {}``. Server -> client:
+``analysis {position, status, turn, depth, nodes, nps, elapsed_ms, lines: [{move, name,
+score, black_winrate, depth, pv, pv_names, mate, winner}]}`` after every finished depth.
+``analysis_limit``: too many boards analysing for one client.
 
 The socket namespace (``namespace``) and the API blueprint (``http.api``) validate with the
 functions below before the game service (``game.service``) sees anything."""
@@ -212,7 +219,7 @@ ERROR_CODES = frozenset(
         "opening_step", "opening_option", "opening_area", "opening_symmetric",
         "opening_not_offered",
         "chat_empty", "chat_too_long", "chat_repeat", "chat_closed",
-        "seek_exists", "own_seek", "seek_not_found", "no_identity",
+        "seek_exists", "own_seek", "seek_not_found", "no_identity", "analysis_limit",
     }
 )  # fmt: skip
 

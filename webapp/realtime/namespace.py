@@ -25,6 +25,7 @@ from webapp.game.errors import (
 from webapp.game.service import GameService
 from webapp.game.types import OfferKind, Seat
 from webapp.players import identity
+from webapp.players.identity import socket_visitor
 from webapp.realtime.messages import EVENT_PARSERS, ChatMessage, GameRef, MoveMessage, OpeningChoice
 from webapp.realtime.presence import Presence
 from webapp.realtime.publisher import room_of
@@ -263,7 +264,14 @@ class GameNamespace(Namespace):  # type: ignore[misc]
                 raise BadRequestError("join the game before chatting")
             game = self.service.load(msg.game_id)
             seat = self._seat(msg.game_id)
-            line = self.chat.post(game, seat, msg.text, sender=self.sid)
+            visitor = socket_visitor()
+            line = self.chat.post(
+                game,
+                seat,
+                msg.text,
+                sender=visitor.id if visitor is not None else self.sid,
+                visitor_name=visitor.name if visitor is not None else None,
+            )
             return {"id": line.id}
 
         return self._handle("chat", data, chat)

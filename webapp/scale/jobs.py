@@ -25,7 +25,7 @@ from webapp.game.ai_turns import job_for
 from webapp.game.errors import GameActionError
 from webapp.game.service import GameService
 from webapp.game.types import Seat
-from webapp.scale.turns import AiTurn, TurnQueue
+from webapp.scale.turns import ANONYMOUS, AiTurn, TurnQueue
 
 log = logging.getLogger(__name__)
 
@@ -53,8 +53,16 @@ def current() -> WorkerContext:
     return _context
 
 
-def play_turn(game_id: str, version: int, color: str, level: int, defence: float = 1.0) -> str:
-    """Play the AI's move of ``game_id`` at ``version``; return what happened."""
+def play_turn(
+    game_id: str,
+    version: int,
+    color: str,
+    level: int,
+    defence: float = 1.0,
+    client: str = ANONYMOUS,
+) -> str:
+    """Play the AI's move of ``game_id`` at ``version`` (a turn of ``client``'s share);
+    return what happened."""
     ctx = current()
     service = ctx.service
     turn = AiTurn(game_id, version, color, level, defence)
@@ -99,7 +107,8 @@ def play_turn(game_id: str, version: int, color: str, level: int, defence: float
         stop.set()
         try:
             ctx.turns.release(turn, ctx.owner)
-        except Exception as error:  # the lease expires by itself
+            ctx.turns.finished(client)
+        except Exception as error:  # the lease expires by itself, and the watchdog
             log.warning("could not release %s: %s", turn.key, error)
 
 
