@@ -254,6 +254,10 @@ class GameService:
     def seat_of(self, game: Game, cookies: Mapping[str, str]) -> Seat | None:
         return seat_from_cookies(game, cookies)
 
+    def resolve_seat(self, game_id: str, cookies: Mapping[str, str]) -> str | None:
+        seat = seat_from_cookies(self.load(game_id), cookies)
+        return seat.value if seat is not None else None
+
     def visit(
         self, game_id: str, cookies: Mapping[str, str]
     ) -> tuple[Game, Seat | None, tuple[str, str] | None]:
