@@ -239,6 +239,12 @@ function render() {
   $("meta-rule").textContent = t("rule." + state.rule);
   $("share-link").value = window.location.origin + "/g/" + gameId;
   $("share-card").hidden = !(state.status === "waiting" && state.mode === "friend");
+  // "Analyse" opens the position on the board: the replayed move, else the live one.
+  const analyse = $("btn-analyse");
+  if (analyse) {
+    const ply = page.shownPly();
+    analyse.href = `/analysis?game=${encodeURIComponent(gameId)}&ply=${ply}`;
+  }
 }
 
 // ---- server events: one table -------------------------------------------------------

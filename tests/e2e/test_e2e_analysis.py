@@ -78,6 +78,25 @@ def test_a_forced_win_is_labelled_and_a_game_opens_on_the_board(
     expect(first.locator(".line-score")).to_contain_text("black wins in", timeout=UPDATE_TIMEOUT_MS)
 
 
+def test_analyse_opens_the_replayed_position(page: Page, live_server: Any, ui: Any) -> None:
+    game = ui.create_game(
+        page.context, live_server.url, mode="friend", color="black",
+        moves=[[7, 7], [8, 8], [7, 8], [9, 6]],
+    )  # fmt: skip
+    page.goto(live_server.url + f"/g/{game}")
+    expect(page.locator("#btn-analyse")).to_have_attribute("href", re.compile(r"&ply=4$"))
+    page.locator("#nav-prev").click()
+    page.locator("#nav-prev").click()
+    expect(page.locator("#btn-analyse")).to_have_attribute("href", re.compile(r"&ply=2$"))
+    page.locator("#btn-analyse").click()
+    page.wait_for_url(re.compile(r"/analysis\?game=.*&ply=2$"))
+    expect(page.locator("#an-lines-list li").first).to_be_visible(timeout=UPDATE_TIMEOUT_MS)
+    position = page.evaluate(
+        "() => JSON.parse(document.getElementById('analysis-position').textContent)"
+    )
+    assert position["moves"] == [[7, 7], [8, 8]]
+
+
 @pytest.mark.parametrize("size", list(SIZES))
 def test_screenshots(browser: Browser, live_server: Any, ui: Any, size: str) -> None:
     context = browser.new_context(**SIZES[size])
