@@ -236,7 +236,8 @@ function render() {
   for (const panel of panels) panel.render(state, view);
   chat.render();
   $("spectator-count").textContent = String(state.spectators || 0);
-  $("meta-rule").textContent = t("rule." + state.rule);
+  $("meta-rule").textContent =
+    t("rule." + state.rule) + (state.rated ? " · " + t("lobby.rated") : "");
   $("share-link").value = window.location.origin + "/g/" + gameId;
   $("share-card").hidden = !(state.status === "waiting" && state.mode === "friend");
   // "Analyse" opens the position on the board: the replayed move, else the live one.

@@ -57,6 +57,7 @@ def test_state_lists_every_action_and_the_legal_points(friend: dict[str, Any]) -
     assert state["actions"]["abort"] is True
     assert len(state["legal"]) == 15 * 15
     assert state["offers"] == {"takeback": None, "draw": None, "rematch": None}
+    assert state["rated"] is False  # a link game is casual
     assert friend["white"].last_state()["actions"]["move"] is False
 
 

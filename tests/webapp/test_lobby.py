@@ -75,6 +75,7 @@ def test_a_seek_is_listed_live_and_taken_into_a_game_for_both(app: Any) -> None:
 
     game = app.extensions["gomoku"].service.load(game_id)
     assert game.status.value == "active" and game.settings["rated"] is True
+    assert ann_http.get(f"/api/v1/games/{game_id}").get_json()["rated"] is True
     assert game.clock is not None and game.clock.running is None
     assert (game.clock.base_ms, game.clock.increment_ms) == (180_000, 2_000)
     ann_id = ann_http.get("/api/v1/me").get_json()["id"]

@@ -116,6 +116,7 @@ class JsonView:
             "mode": game.mode.value,
             "size": game.size,
             "rule": game.rule.value,
+            "rated": bool(game.settings.get("rated")),
             "status": game.status.value,
             "version": game.version,
             "moves": [[x, y] for x, y in game.points],

@@ -54,7 +54,8 @@ Server -> client
     ``state``: the full public state after every change, each socket with its own ``you``
     and ``actions`` (built by ``game.view``)::
 
-        {"id", "mode", "size", "rule", "status": "waiting"|"active"|"finished", "version",
+        {"id", "mode", "size", "rule", "rated" (a rated lobby game), "status":
+         "waiting"|"active"|"finished", "version",
          "moves": [[x, y], ...], "turn": "black"|"white",
          "players": {"black": {"kind", "name", "level", "connected", "open"}, "white": {...}},
          "you": "black"|"white"|null,
