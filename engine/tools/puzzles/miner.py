@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from engine.game.board import Board
 from engine.game.errors import GomokuError
 from engine.game.points import Point
-from engine.search.threats import ThreatLimits, ThreatSearch, ThreatWin
+from engine.search.threats import ThreatKind, ThreatLimits, ThreatSearch, ThreatWin
 from engine.tools.puzzles.puzzle import Goal, Puzzle, difficulty
 from engine.tools.puzzles.symmetry import position_key
 
@@ -131,20 +131,7 @@ class PuzzleMiner:
         if not _line_wins(board, win):
             return None
         nodes = self.search.nodes - before
-        moves = list(game.moves[:ply])
-        return Puzzle(
-            key=position_key(moves, game.size, game.rule, Goal.WIN.value),
-            size=game.size,
-            rule=game.rule,
-            moves=moves,
-            goal=Goal.WIN,
-            kind=win.kind,
-            solution=win.line,
-            plies=win.plies,
-            nodes=nodes,
-            source=game.source,
-            difficulty=difficulty(Goal.WIN, win.kind, win.plies, nodes),
-        )
+        return _puzzle(game, ply, Goal.WIN, win.kind, win.line, win.plies, nodes)
 
     def defence_puzzle(self, game: GameRecord, ply: int) -> Puzzle | None:
         """The defence puzzle at ``ply``: the opponent threatens a forced win, and one move
@@ -160,20 +147,33 @@ class PuzzleMiner:
         if len(holding) != 1:
             return None
         nodes = self.search.nodes - before
-        moves = list(game.moves[:ply])
-        return Puzzle(
-            key=position_key(moves, game.size, game.rule, Goal.DEFEND.value),
-            size=game.size,
-            rule=game.rule,
-            moves=moves,
-            goal=Goal.DEFEND,
-            kind=threat.kind,
-            solution=holding,
-            plies=threat.plies,
-            nodes=nodes,
-            source=game.source,
-            difficulty=difficulty(Goal.DEFEND, threat.kind, threat.plies, nodes),
-        )
+        return _puzzle(game, ply, Goal.DEFEND, threat.kind, holding, threat.plies, nodes)
+
+
+def _puzzle(
+    game: GameRecord,
+    ply: int,
+    goal: Goal,
+    kind: ThreatKind,
+    solution: list[Point],
+    plies: int,
+    nodes: int,
+) -> Puzzle:
+    """The puzzle at ``ply`` of ``game``: its position, goal, forced line and difficulty."""
+    moves = list(game.moves[:ply])
+    return Puzzle(
+        key=position_key(moves, game.size, game.rule, goal.value),
+        size=game.size,
+        rule=game.rule,
+        moves=moves,
+        goal=goal,
+        kind=kind,
+        solution=solution,
+        plies=plies,
+        nodes=nodes,
+        source=game.source,
+        difficulty=difficulty(goal, kind, plies, nodes),
+    )
 
 
 def _line_wins(board: Board, win: ThreatWin) -> bool:
