@@ -5,19 +5,13 @@
  * is remembered in this browser; browsers allow sound only after the page was touched,
  * so the audio starts with the first click or key.
  */
+import { storeFlag, storedFlag } from "./prefs.js";
+
 const KEY = "gomoku.sound";
 
 let context = null;
-let enabled = readEnabled();
+let enabled = storedFlag(KEY, true);
 const played = []; // what was played, for the page's tests and the console
-
-function readEnabled() {
-  try {
-    return localStorage.getItem(KEY) !== "off";
-  } catch {
-    return true;
-  }
-}
 
 function audio() {
   if (context) return context;
@@ -86,11 +80,7 @@ export const sounds = {
   },
   setEnabled(on) {
     enabled = Boolean(on);
-    try {
-      localStorage.setItem(KEY, enabled ? "on" : "off");
-    } catch {
-      /* private mode: the choice lasts for this page */
-    }
+    storeFlag(KEY, enabled);
   },
   /** Plays `kind`: move, start, win, loss, end or lowtime (nothing while off). */
   play(kind) {

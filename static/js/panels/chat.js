@@ -6,18 +6,11 @@
  */
 import { t } from "../i18n.js";
 import { toast } from "../toast.js";
+import { storeFlag, storedFlag } from "../prefs.js";
 
 const HIDDEN_KEY = "gomoku.chat.hidden";
 const MAX_LINES = 200;
 const MAX_CHARS = 140;
-
-function readHidden() {
-  try {
-    return localStorage.getItem(HIDDEN_KEY) === "1";
-  } catch {
-    return false;
-  }
-}
 
 export function createChatPanel(page) {
   const card = document.getElementById("chat-card");
@@ -29,7 +22,7 @@ export function createChatPanel(page) {
   const form = document.getElementById("chat-form");
   const input = document.getElementById("chat-input");
   let channel = null;
-  let hidden = readHidden();
+  let hidden = storedFlag(HIDDEN_KEY, false);
   const seen = new Set();
 
   function showHidden() {
@@ -41,11 +34,7 @@ export function createChatPanel(page) {
 
   toggle.addEventListener("click", () => {
     hidden = !hidden;
-    try {
-      localStorage.setItem(HIDDEN_KEY, hidden ? "1" : "0");
-    } catch {
-      /* private mode: the choice lasts for this page */
-    }
+    storeFlag(HIDDEN_KEY, hidden);
     showHidden();
   });
 

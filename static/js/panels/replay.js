@@ -5,23 +5,7 @@
  * board that is taking a move with its own cursor.
  */
 import { colorOfPly, pointName } from "../points.js";
-
-function storedFlag(key, fallback) {
-  try {
-    const value = localStorage.getItem(key);
-    return value === null ? fallback : value === "1";
-  } catch (_err) {
-    return fallback;
-  }
-}
-
-function storeFlag(key, on) {
-  try {
-    localStorage.setItem(key, on ? "1" : "0");
-  } catch (_err) {
-    /* private mode: the choice lasts for this page */
-  }
-}
+import { storeFlag, storedFlag } from "../prefs.js";
 
 export function createReplay(page) {
   const $ = (id) => document.getElementById(id);
