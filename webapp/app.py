@@ -114,7 +114,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from webapp.http import api, health, json_body, pages, players_page, rules_page, security
     from webapp.lobby import pages as lobby_pages
     from webapp.puzzles import routes as puzzle_routes
-    from webapp.realtime import guard
+    from webapp.realtime import broadcast, guard
     from webapp.realtime.namespace import NAMESPACE, GameNamespace
     from webapp.realtime.ratelimit import RateLimiter
     from webapp.review import wiring as review
@@ -127,6 +127,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     options: dict[str, Any] = {}
     if shared is not None:
         options["client_manager"] = shared.client_manager()
+    elif app.config["ASYNC_MODE"] == "gevent":
+        # Room broadcasts framed once and written straight to idle sockets.
+        options["client_manager"] = broadcast.FrameOnceManager()
     socketio = SocketIO(
         app,
         async_mode=app.config["ASYNC_MODE"],
@@ -135,6 +138,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         cors_allowed_origins=_cors_origins(app.config["CORS_ORIGINS"]),
         **options,
     )
+    broadcast.install(socketio.server)
     if shared is not None and not socketio.server.manager_initialized:
         # Subscribe to the message queue now, not at the first connection, so moves made
         # on other servers reach this one's sockets from the start (and health says so).

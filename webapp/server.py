@@ -113,6 +113,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         stop.wait()
         log.info("stopping")
     finally:
+        manager = app.extensions["gomoku"].socketio.server.manager
+        if hasattr(manager, "written"):
+            log.info("messages written straight to sockets: %d, queued: %d",
+                     manager.written, manager.queued)  # fmt: skip
         server.stop(timeout=STOP_GRACE_S)
         shutdown_app(app)
     return 0

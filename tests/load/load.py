@@ -354,93 +354,185 @@ async def _showcase(url: str, moves: int, level: int, game: Any, start: Any) -> 
 
 
 class Watcher:
-    """A spectator on a bare websocket that speaks engine.io and Socket.IO by hand (open,
-    namespace, join, answer pings, read events): a fraction of a full client's work per
-    message, so thousands fit in a few client processes and the figures are the server's.
-    Counts the events of each kind; a ``timed`` watcher also reads each state and notes
-    when each move count first reached it (the others skip that work: every tenth
-    spectator is a fair sample of the fan-out delay, and the clients' CPU stays free for
-    the server)."""
+    """A spectator on a bare socket that speaks websocket, engine.io and Socket.IO by hand
+    (handshake, namespace, join, answer pings, read frames), driven by one selector loop
+    per process with no asyncio or websocket library: a few microseconds of client CPU per
+    message, so thousands fit in a few client processes on the server's own cores and the
+    figures are the server's. Counts the events of each kind; a ``timed`` watcher also
+    parses each state and notes when each move count first reached it: the time its
+    frame was read from the socket (every tenth spectator is a fair sample of the fan-out
+    delay; the others skip the parsing, and the clients' CPU stays free for the server)."""
+
+    PREFIX = f"42{NS},".encode()
 
     def __init__(self, url: str, game_id: str, timed: bool = True) -> None:
-        self.url = url.replace("http", "ws", 1) + "/socket.io/?EIO=4&transport=websocket"
+        host, port = url.split("//", 1)[1].rsplit(":", 1)
+        self.address = (host, int(port))
         self.game_id = game_id
         self.timed = timed
         self.arrivals: dict[int, float] = {}
         self.events: dict[str, int] = {}
-        self.joined = asyncio.Event()
-        self.ws: Any = None
-        self.reader: asyncio.Task[None] | None = None
+        self.joined = False
+        self.sock: Any = None
+        self.buffer = bytearray()
 
-    async def connect(self, session: Any) -> None:
-        self.ws = await session.ws_connect(self.url, max_msg_size=0)
-        opened = await self.ws.receive_str(timeout=30)
-        assert opened.startswith("0"), opened
-        await self.ws.send_str(f"40{NS},")
-        joined = await self.ws.receive_str(timeout=30)
-        assert joined.startswith(f"40{NS},"), joined
-        self.reader = asyncio.create_task(self._read())
-        await self.ws.send_str(f"42{NS}," + json.dumps(["join", {"game_id": self.game_id}]))
-        await asyncio.wait_for(self.joined.wait(), 60)
+    def connect(self) -> None:
+        """Handshake, engine.io open, namespace, join (blocking); then non-blocking."""
+        import base64
+        import socket
 
-    async def _read(self) -> None:
-        import aiohttp
+        self.sock = socket.create_connection(self.address, timeout=60)
+        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        key = base64.b64encode(os.urandom(16)).decode()
+        host = f"{self.address[0]}:{self.address[1]}"
+        self.sock.sendall(
+            (
+                f"GET /socket.io/?EIO=4&transport=websocket HTTP/1.1\r\nHost: {host}\r\n"
+                "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+                f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+            ).encode()
+        )
+        while b"\r\n\r\n" not in self.buffer:
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                raise ConnectionError("closed during the handshake")
+            self.buffer += chunk
+        head, _, rest = bytes(self.buffer).partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 101"), head
+        self.buffer = bytearray(rest)
+        opened = self._next_text()
+        assert opened.startswith(b"0"), opened
+        self.send(f"40{NS},")
+        joined = self._next_text()
+        assert joined.startswith(f"40{NS},".encode()), joined
+        self.send(f"42{NS}," + json.dumps(["join", {"game_id": self.game_id}]))
+        self.sock.setblocking(False)
 
-        prefix = f"42{NS},"
-        async for message in self.ws:
-            if message.type != aiohttp.WSMsgType.TEXT:
-                break
-            now = time.time()
-            data = message.data
-            if data == "2":  # engine.io ping
-                await self.ws.send_str("3")
-            elif data.startswith(prefix):
-                name = data[len(prefix) + 2 : data.find('"', len(prefix) + 2)]
-                self.events[name] = self.events.get(name, 0) + 1
-                if name != "state":
-                    continue
-                if not self.timed:
-                    self.joined.set()
-                    continue
-                payload = json.loads(data[len(prefix) :])[1]
-                if payload.get("id") == self.game_id:
-                    for count in range(1, len(payload["moves"]) + 1):
-                        self.arrivals.setdefault(count, now)
-                    self.joined.set()
+    def _next_text(self) -> bytes:
+        """The next text message (blocking; only while connecting)."""
+        while True:
+            message = self._frame()
+            if message is not None:
+                return message
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                raise ConnectionError("closed while connecting")
+            self.buffer += chunk
 
-    async def close(self) -> None:
-        if self.ws is not None:
-            await self.ws.close()
-        if self.reader is not None:
-            await self.reader
+    def _frame(self) -> bytes | None:
+        """Take one whole frame's payload from the buffer (None: not all here yet).
+        Server frames are unmasked and, from this server, never fragmented."""
+        buffer = self.buffer
+        if len(buffer) < 2:
+            return None
+        size, start = buffer[1] & 0x7F, 2
+        if size == 126:
+            if len(buffer) < 4:
+                return None
+            size, start = int.from_bytes(buffer[2:4], "big"), 4
+        elif size == 127:
+            if len(buffer) < 10:
+                return None
+            size, start = int.from_bytes(buffer[2:10], "big"), 10
+        if len(buffer) < start + size:
+            return None
+        opcode = buffer[0] & 0x0F
+        payload = bytes(buffer[start : start + size])
+        del buffer[: start + size]
+        if opcode == 0x8:
+            raise ConnectionError("closed by the server")
+        return payload if opcode == 0x1 else b""
+
+    def send(self, text: str, opcode: int = 0x1) -> None:
+        """One masked client frame (short messages only)."""
+        payload = text.encode()
+        mask = os.urandom(4)
+        masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+        assert len(payload) < 126
+        frame = bytes([0x80 | opcode, 0x80 | len(payload)]) + mask + masked
+        blocking = self.sock.getblocking()
+        self.sock.setblocking(True)
+        self.sock.sendall(frame)
+        self.sock.setblocking(blocking)
+
+    def readable(self, now: float) -> bool:
+        """Read what the socket has; False once it is closed."""
+        try:
+            chunk = self.sock.recv(262144)
+        except BlockingIOError:
+            return True
+        if not chunk:
+            return False
+        self.buffer += chunk
+        while True:
+            message = self._frame()
+            if message is None:
+                return True
+            if message == b"2":  # engine.io ping
+                self.send("3")
+            elif message.startswith(self.PREFIX):
+                self._event(message, now)
+
+    def _event(self, message: bytes, now: float) -> None:
+        at = len(self.PREFIX) + 2
+        name = message[at : message.find(b'"', at)].decode()
+        self.events[name] = self.events.get(name, 0) + 1
+        if name != "state":
+            return
+        if not self.timed:
+            self.joined = True
+            return
+        payload = json.loads(message[len(self.PREFIX) :])[1]
+        if payload.get("id") == self.game_id:
+            for count in range(1, len(payload["moves"]) + 1):
+                self.arrivals.setdefault(count, now)
+            self.joined = True
+
+    def close(self) -> None:
+        if self.sock is not None:
+            with contextlib.suppress(OSError):
+                self.send("", opcode=0x8)
+            self.sock.close()
 
 
-async def _watchers(
+def _watchers(
     urls: list[str], first: int, count: int, game_id: str, done: Any, ready: Any
 ) -> dict[str, Any]:
     """``count`` spectators of ``game_id`` (spread over the servers), connected in
-    batches (``ready`` hears when all are in), watching until ``done`` is set; returns,
-    per spectator, when each move count first reached it, and how many events of each
-    kind arrived."""
-    import aiohttp
+    batches of 25 (``ready`` hears when all are in), watching until ``done`` is set;
+    returns, per timed spectator, when each move count first reached it, and how many
+    events of each kind arrived."""
+    import selectors
 
     watchers = [
         Watcher(urls[(first + i) % len(urls)], game_id, timed=(first + i) % TIMED_EVERY == 0)
         for i in range(count)
     ]
-    connector = aiohttp.TCPConnector(limit=0)
-    async with aiohttp.ClientSession(connector=connector) as session:
-        for start in range(0, count, 25):
-            await asyncio.gather(*(w.connect(session) for w in watchers[start : start + 25]))
-        ready.put(count)
-        while not done.is_set():
-            await asyncio.sleep(0.2)
-        arrivals = [dict(w.arrivals) for w in watchers if w.timed]
-        events: dict[str, int] = {}
-        for watcher in watchers:
-            for name, n in watcher.events.items():
-                events[name] = events.get(name, 0) + n
-        await asyncio.gather(*(w.close() for w in watchers), return_exceptions=True)
+    selector = selectors.DefaultSelector()
+
+    def pump(timeout: float) -> None:
+        for key, _ in selector.select(timeout):
+            watcher = key.data
+            if not watcher.readable(time.time()):
+                selector.unregister(watcher.sock)
+
+    for start in range(0, count, 25):
+        for watcher in watchers[start : start + 25]:
+            watcher.connect()
+            selector.register(watcher.sock, selectors.EVENT_READ, watcher)
+        pump(0)
+    deadline = time.monotonic() + 120
+    while not all(w.joined for w in watchers) and time.monotonic() < deadline:
+        pump(0.05)
+    ready.put(count)
+    while not done.is_set():
+        pump(0.2)
+    arrivals = [dict(w.arrivals) for w in watchers if w.timed]
+    events: dict[str, int] = {}
+    for watcher in watchers:
+        for name, n in watcher.events.items():
+            events[name] = events.get(name, 0) + n
+        watcher.close()
     return {"arrivals": arrivals, "events": events}
 
 
@@ -456,7 +548,7 @@ def _run_showcase(args: tuple[Any, ...], game: Any, start: Any, out: Any, nicene
 
 def _run_watchers(args: tuple[Any, ...], out: Any, niceness: int) -> None:
     client_process(niceness)
-    out.put(asyncio.run(_watchers(*args)))
+    out.put(_watchers(*args))
 
 
 # -- deployments ------------------------------------------------------------------------------
@@ -648,6 +740,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--timeline", action="store_true", help="p95 per 5 s of play")
     parser.add_argument(
+        "--per-move", action="store_true", help="fan-out of each of the watched game's moves"
+    )
+    parser.add_argument(
         "--start-timeout", type=float, default=300.0, help="seconds a server may take to start"
     )
     args = parser.parse_args(argv)
@@ -666,6 +761,7 @@ def main(argv: list[str] | None = None) -> int:
     players = next(r for r in results if "beyond" in r)
     sent = next(r for r in results if "sent" in r)["sent"]
     fanout: list[float] = []
+    per_move: dict[int, list[float]] = {count: [] for count in sent}
     missing = 0
     events: dict[str, int] = {}
     for result in results:
@@ -673,6 +769,7 @@ def main(argv: list[str] | None = None) -> int:
             for count, sent_at in sent.items():
                 if count in arrivals:
                     fanout.append((arrivals[count] - sent_at) * 1000)
+                    per_move[count].append(fanout[-1])
                 else:
                     missing += 1
         for event, n in result.get("events", {}).items():
@@ -699,6 +796,14 @@ def main(argv: list[str] | None = None) -> int:
             windows.setdefault(int((sent - first) // 5), []).append(seconds * 1000)
         for index, values in sorted(windows.items()):
             print(f"  t+{index * 5:>3}s  n={len(values):>4}  p95={percentiles(values)[1]:>6.0f} ms")
+    if args.per_move:
+        # The first, median and last spectator of each move: a slow start (the move
+        # waited on the server) or a slow spread (the fan-out itself).
+        for count, delays in sorted(per_move.items()):
+            if delays:
+                first, median, last = min(delays), statistics.median(delays), max(delays)
+                print(f"  move {count:>3}: first {first:>5.0f}  p50 {median:>5.0f}  "
+                      f"last {last:>5.0f} ms")  # fmt: skip
     if players["failures"]:
         print(f"player failures: {len(players['failures'])}: {players['failures'][:3]}")
     if players["errors"]:
