@@ -154,57 +154,49 @@ def _refresh_cell(st: State, tb: Tables, j: int) -> None:
         st.klass[side, j] = new_class
 
 
-@njit(cache=True)
-def _refresh_lines(st: State, tb: Tables, i: int) -> None:
-    """Refresh every empty cell whose window sees cell ``i`` (its four lines, up to the
-    border). Such a cell is on one line through ``i``, so only its shape in that line's
-    direction can change; its combination index moves by the change times the
-    direction's weight. The arrays are read into locals first: reaching them through the
-    structs inside the loop costs compiled code far more."""
-    cells, keys, shape, combo = st.cells, st.keys, st.shape, st.combo
-    value, klass, counts, eval_sum = st.value, st.klass, st.class_count, st.eval_sum
-    shapes, combo_value, combo_class = tb.shapes, tb.combo_value, tb.combo_class
-    eval_cells = tb.eval_cells
-    for d in range(4):
-        step = st.dirs[d]
-        weight = COMBO_WEIGHT[d]
-        for sign in (-1, 1):
-            for k in range(1, HALF + 1):
-                j = i + sign * k * step
-                cell = cells[j]
-                if cell == WALL:
-                    break
-                if cell != 0:
-                    continue
-                packed = int(shapes[keys[d, j]])
-                for side in range(2):
-                    new_shape = (packed >> (4 * side)) & 15
-                    old_shape = int(shape[side, d, j])
-                    if new_shape == old_shape:
-                        continue
-                    shape[side, d, j] = new_shape
-                    old_index = int(combo[side, j])
-                    index = old_index + (new_shape - old_shape) * weight
-                    combo[side, j] = index
-                    value[side, j] = combo_value[index]
-                    eval_sum[side, 0] += eval_cells[index, 0] - eval_cells[old_index, 0]
-                    eval_sum[side, 1] += eval_cells[index, 1] - eval_cells[old_index, 1]
-                    new_class = combo_class[index]
-                    counts[side, klass[side, j]] -= 1
-                    counts[side, new_class] += 1
-                    klass[side, j] = new_class
+@njit(cache=True, inline="always")
+def _reshape(st: State, tb: Tables, d: int, j: int) -> None:
+    """Look up the shapes of empty cell ``j`` in direction ``d`` again (its window key
+    there has changed) and move its combination, value, class and the sums with them.
+    Only that direction's shape can change; the combination index moves by the change
+    times the direction's weight."""
+    packed = int(tb.shapes[st.keys[d, j]])
+    weight = COMBO_WEIGHT[d]
+    shape, combo, eval_cells = st.shape, st.combo, tb.eval_cells
+    for side in range(2):
+        new_shape = (packed >> (4 * side)) & 15
+        old_shape = int(shape[side, d, j])
+        if new_shape == old_shape:
+            continue
+        shape[side, d, j] = new_shape
+        old_index = int(combo[side, j])
+        index = old_index + (new_shape - old_shape) * weight
+        combo[side, j] = index
+        st.value[side, j] = tb.combo_value[index]
+        st.eval_sum[side, 0] += eval_cells[index, 0] - eval_cells[old_index, 0]
+        st.eval_sum[side, 1] += eval_cells[index, 1] - eval_cells[old_index, 1]
+        new_class = tb.combo_class[index]
+        counts = st.class_count
+        counts[side, st.klass[side, j]] -= 1
+        counts[side, new_class] += 1
+        st.klass[side, j] = new_class
 
 
 @njit(cache=True)
 def place(st: State, tb: Tables, i: int, color: int) -> None:
-    """Put a stone of ``color`` (1 black, 2 white) on empty cell ``i`` and push it."""
+    """Put a stone of ``color`` (1 black, 2 white) on empty cell ``i`` and push it.
+
+    One walk along each line through ``i`` (up to the border) sets the new stone into
+    the window keys of the cells that see it and refreshes the shapes of the empty ones:
+    only their shape in that line's direction can change."""
     # The cell leaves the pool of empty cells: drop its contributions.
     for side in range(2):
         combo = st.combo[side, i]
         st.eval_sum[side, 0] -= tb.eval_cells[combo, 0]
         st.eval_sum[side, 1] -= tb.eval_cells[combo, 1]
         st.class_count[side, st.klass[side, i]] -= 1
-    st.cells[i] = color
+    cells, keys, near = st.cells, st.keys, st.near
+    cells[i] = color
     ply = st.info[I_PLY]
     st.stack[ply] = i
     st.info[I_PLY] = ply + 1
@@ -215,12 +207,14 @@ def place(st: State, tb: Tables, i: int, color: int) -> None:
             for k in range(1, HALF + 1):
                 j = i + sign * k * step
                 offset = -sign * k  # where i sits as seen from j
-                st.keys[d, j] |= color << (2 * key_slot(offset))
+                keys[d, j] |= color << (2 * key_slot(offset))
                 if k <= 2:
-                    st.near[j] += 1
-                if st.cells[j] == WALL:
+                    near[j] += 1
+                cell = cells[j]
+                if cell == WALL:
                     break
-    _refresh_lines(st, tb, i)
+                if cell == 0:
+                    _reshape(st, tb, d, j)
 
 
 @njit(cache=True)
@@ -229,21 +223,24 @@ def remove(st: State, tb: Tables) -> int:
     ply = st.info[I_PLY] - 1
     i = st.stack[ply]
     st.info[I_PLY] = ply
-    color = st.cells[i]
+    cells, keys, near = st.cells, st.keys, st.near
+    color = cells[i]
     st.info[I_HASH] ^= tb.zobrist[color, i]
-    st.cells[i] = 0
+    cells[i] = 0
     for d in range(4):
         step = st.dirs[d]
         for sign in (-1, 1):
             for k in range(1, HALF + 1):
                 j = i + sign * k * step
                 offset = -sign * k
-                st.keys[d, j] &= ~(np.int64(3) << (2 * key_slot(offset)))
+                keys[d, j] &= ~(np.int64(3) << (2 * key_slot(offset)))
                 if k <= 2:
-                    st.near[j] -= 1
-                if st.cells[j] == WALL:
+                    near[j] -= 1
+                cell = cells[j]
+                if cell == WALL:
                     break
-    _refresh_lines(st, tb, i)
+                if cell == 0:
+                    _reshape(st, tb, d, j)
     # The cell rejoins the pool of empty cells with its shapes recomputed.
     for side in range(2):
         st.class_count[side, st.klass[side, i]] += 1
