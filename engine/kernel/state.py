@@ -42,7 +42,11 @@ I_ROOT_COLOR = 11
 I_DEFENCE = 12  # defence factor in 1/100
 I_THREAT_LIMIT = 13  # node count at which a threat search gives up
 I_NULL_PLY = 14  # ply of the node reached by a null move (no second one there)
+I_UNDO = 15  # entries in the undo log
 I_COUNT = 16
+# Undo log entries each place may write at most: both sides' shapes of every empty cell on
+# the four lines through the stone.
+UNDO_PER_MOVE = 2 * 4 * 2 * HALF
 
 
 class State(NamedTuple):
@@ -62,6 +66,13 @@ class State(NamedTuple):
     stack: np.ndarray  # int32[cells + MAX_PLY + 64]: every stone placed, in order
     info: np.ndarray  # int64[I_COUNT]: scalars (see I_*)
     stop: np.ndarray  # int8[1]: set by another thread to stop the search
+    # What ``remove`` puts back: every shape ``place`` changed (cell, side, direction and
+    # old shape packed in one entry), where each ply's entries start, and the class counts
+    # and evaluation sums before each ply's stone.
+    undo: np.ndarray  # int32[stack length * UNDO_PER_MOVE]
+    frames: np.ndarray  # int32[stack length]
+    saved_counts: np.ndarray  # int32[stack length, 2, NUM_CLASSES]
+    saved_eval: np.ndarray  # int64[stack length, 2, 2]
 
 
 def new_state(size: int, renju: bool) -> State:
@@ -76,6 +87,7 @@ def new_state(size: int, renju: bool) -> State:
     info[I_STRIDE] = stride
     info[I_RENJU] = 1 if renju else 0
     info[I_DEFENCE] = 100
+    depth = size * size + MAX_PLY + 64
     return State(
         cells=cells,
         keys=np.zeros((4, n), dtype=np.int64),
@@ -87,9 +99,13 @@ def new_state(size: int, renju: bool) -> State:
         eval_sum=np.zeros((2, 2), dtype=np.int64),
         near=np.zeros(n, dtype=np.int16),
         dirs=np.array([1, stride, stride + 1, stride - 1], dtype=np.int64),
-        stack=np.zeros(size * size + MAX_PLY + 64, dtype=np.int32),
+        stack=np.zeros(depth, dtype=np.int32),
         info=info,
         stop=np.zeros(1, dtype=np.int8),
+        undo=np.zeros(depth * UNDO_PER_MOVE, dtype=np.int32),
+        frames=np.zeros(depth, dtype=np.int32),
+        saved_counts=np.zeros((depth, 2, NUM_CLASSES), dtype=np.int32),
+        saved_eval=np.zeros((depth, 2, 2), dtype=np.int64),
     )
 
 
@@ -121,6 +137,11 @@ def copy_into(dst: State, src: State) -> None:
     _copy_flat(dst.info, src.info)
     ply = src.info[I_PLY]
     dst.stack[:ply] = src.stack[:ply]
+    dst.frames[:ply] = src.frames[:ply]
+    dst.saved_counts[:ply] = src.saved_counts[:ply]
+    dst.saved_eval[:ply] = src.saved_eval[:ply]
+    top = src.info[I_UNDO]
+    dst.undo[:top] = src.undo[:top]
 
 
 def point_index(state: State, x: int, y: int) -> int:
@@ -154,58 +175,62 @@ def _refresh_cell(st: State, tb: Tables, j: int) -> None:
         st.klass[side, j] = new_class
 
 
-@njit(cache=True)
-def _refresh_lines(st: State, tb: Tables, i: int) -> None:
-    """Refresh every empty cell whose window sees cell ``i`` (its four lines, up to the
-    border). Such a cell is on one line through ``i``, so only its shape in that line's
-    direction can change; its combination index moves by the change times the
-    direction's weight. The arrays are read into locals first: reaching them through the
-    structs inside the loop costs compiled code far more."""
-    cells, keys, shape, combo = st.cells, st.keys, st.shape, st.combo
-    value, klass, counts, eval_sum = st.value, st.klass, st.class_count, st.eval_sum
-    shapes, combo_value, combo_class = tb.shapes, tb.combo_value, tb.combo_class
-    eval_cells = tb.eval_cells
-    for d in range(4):
-        step = st.dirs[d]
-        weight = COMBO_WEIGHT[d]
-        for sign in (-1, 1):
-            for k in range(1, HALF + 1):
-                j = i + sign * k * step
-                cell = cells[j]
-                if cell == WALL:
-                    break
-                if cell != 0:
-                    continue
-                packed = int(shapes[keys[d, j]])
-                for side in range(2):
-                    new_shape = (packed >> (4 * side)) & 15
-                    old_shape = int(shape[side, d, j])
-                    if new_shape == old_shape:
-                        continue
-                    shape[side, d, j] = new_shape
-                    old_index = int(combo[side, j])
-                    index = old_index + (new_shape - old_shape) * weight
-                    combo[side, j] = index
-                    value[side, j] = combo_value[index]
-                    eval_sum[side, 0] += eval_cells[index, 0] - eval_cells[old_index, 0]
-                    eval_sum[side, 1] += eval_cells[index, 1] - eval_cells[old_index, 1]
-                    new_class = combo_class[index]
-                    counts[side, klass[side, j]] -= 1
-                    counts[side, new_class] += 1
-                    klass[side, j] = new_class
+@njit(cache=True, inline="always")
+def _reshape(st: State, tb: Tables, d: int, j: int, top: int) -> int:
+    """Look up the shapes of empty cell ``j`` in direction ``d`` again (its window key
+    there has changed) and move its combination, value, class and the sums with them,
+    logging each old shape at ``top`` of the undo log; returns the new top.
+    Only that direction's shape can change; the combination index moves by the change
+    times the direction's weight."""
+    packed = int(tb.shapes[st.keys[d, j]])
+    weight = COMBO_WEIGHT[d]
+    shape, combo, eval_cells = st.shape, st.combo, tb.eval_cells
+    for side in range(2):
+        new_shape = (packed >> (4 * side)) & 15
+        old_shape = int(shape[side, d, j])
+        if new_shape == old_shape:
+            continue
+        st.undo[top] = j | (side << 16) | (d << 17) | (old_shape << 20)
+        top += 1
+        shape[side, d, j] = new_shape
+        old_index = int(combo[side, j])
+        index = old_index + (new_shape - old_shape) * weight
+        combo[side, j] = index
+        st.value[side, j] = tb.combo_value[index]
+        st.eval_sum[side, 0] += eval_cells[index, 0] - eval_cells[old_index, 0]
+        st.eval_sum[side, 1] += eval_cells[index, 1] - eval_cells[old_index, 1]
+        new_class = tb.combo_class[index]
+        counts = st.class_count
+        counts[side, st.klass[side, j]] -= 1
+        counts[side, new_class] += 1
+        st.klass[side, j] = new_class
+    return top
 
 
 @njit(cache=True)
 def place(st: State, tb: Tables, i: int, color: int) -> None:
-    """Put a stone of ``color`` (1 black, 2 white) on empty cell ``i`` and push it."""
+    """Put a stone of ``color`` (1 black, 2 white) on empty cell ``i`` and push it.
+
+    One walk along each line through ``i`` (up to the border) sets the new stone into
+    the window keys of the cells that see it and refreshes the shapes of the empty ones:
+    only their shape in that line's direction can change. What changes is logged for
+    ``remove``."""
+    ply = st.info[I_PLY]
+    top = st.info[I_UNDO]
+    st.frames[ply] = top
+    for side in range(2):
+        for c in range(NUM_CLASSES):
+            st.saved_counts[ply, side, c] = st.class_count[side, c]
+        st.saved_eval[ply, side, 0] = st.eval_sum[side, 0]
+        st.saved_eval[ply, side, 1] = st.eval_sum[side, 1]
     # The cell leaves the pool of empty cells: drop its contributions.
     for side in range(2):
         combo = st.combo[side, i]
         st.eval_sum[side, 0] -= tb.eval_cells[combo, 0]
         st.eval_sum[side, 1] -= tb.eval_cells[combo, 1]
         st.class_count[side, st.klass[side, i]] -= 1
-    st.cells[i] = color
-    ply = st.info[I_PLY]
+    cells, keys, near = st.cells, st.keys, st.near
+    cells[i] = color
     st.stack[ply] = i
     st.info[I_PLY] = ply + 1
     st.info[I_HASH] ^= tb.zobrist[color, i]
@@ -215,42 +240,59 @@ def place(st: State, tb: Tables, i: int, color: int) -> None:
             for k in range(1, HALF + 1):
                 j = i + sign * k * step
                 offset = -sign * k  # where i sits as seen from j
-                st.keys[d, j] |= color << (2 * key_slot(offset))
+                keys[d, j] |= color << (2 * key_slot(offset))
                 if k <= 2:
-                    st.near[j] += 1
-                if st.cells[j] == WALL:
+                    near[j] += 1
+                cell = cells[j]
+                if cell == WALL:
                     break
-    _refresh_lines(st, tb, i)
+                if cell == 0:
+                    top = _reshape(st, tb, d, j, top)
+    st.info[I_UNDO] = top
 
 
 @njit(cache=True)
 def remove(st: State, tb: Tables) -> int:
-    """Take back the last stone placed and return its cell."""
+    """Take back the last stone placed and return its cell: its bits leave the window
+    keys, and the shapes, combinations, values, classes and sums ``place`` changed are
+    put back from the undo log (the stone's own cell kept its while it was occupied)."""
     ply = st.info[I_PLY] - 1
     i = st.stack[ply]
     st.info[I_PLY] = ply
-    color = st.cells[i]
+    cells, keys, near = st.cells, st.keys, st.near
+    color = cells[i]
     st.info[I_HASH] ^= tb.zobrist[color, i]
-    st.cells[i] = 0
+    cells[i] = 0
     for d in range(4):
         step = st.dirs[d]
         for sign in (-1, 1):
             for k in range(1, HALF + 1):
                 j = i + sign * k * step
                 offset = -sign * k
-                st.keys[d, j] &= ~(np.int64(3) << (2 * key_slot(offset)))
+                keys[d, j] &= ~(np.int64(3) << (2 * key_slot(offset)))
                 if k <= 2:
-                    st.near[j] -= 1
-                if st.cells[j] == WALL:
+                    near[j] -= 1
+                if cells[j] == WALL:
                     break
-    _refresh_lines(st, tb, i)
-    # The cell rejoins the pool of empty cells with its shapes recomputed.
+    shape, combo = st.shape, st.combo
+    start = st.frames[ply]
+    for n in range(st.info[I_UNDO] - 1, start - 1, -1):
+        entry = int(st.undo[n])
+        j = entry & 0xFFFF
+        side = (entry >> 16) & 1
+        d = (entry >> 17) & 3
+        old_shape = (entry >> 20) & 15
+        index = int(combo[side, j]) + (old_shape - int(shape[side, d, j])) * COMBO_WEIGHT[d]
+        shape[side, d, j] = old_shape
+        combo[side, j] = index
+        st.value[side, j] = tb.combo_value[index]
+        st.klass[side, j] = tb.combo_class[index]
+    st.info[I_UNDO] = start
     for side in range(2):
-        st.class_count[side, st.klass[side, i]] += 1
-        combo = st.combo[side, i]
-        st.eval_sum[side, 0] += tb.eval_cells[combo, 0]
-        st.eval_sum[side, 1] += tb.eval_cells[combo, 1]
-    _refresh_cell(st, tb, i)
+        for c in range(NUM_CLASSES):
+            st.class_count[side, c] = st.saved_counts[ply, side, c]
+        st.eval_sum[side, 0] = st.saved_eval[ply, side, 0]
+        st.eval_sum[side, 1] = st.saved_eval[ply, side, 1]
     return i
 
 

@@ -207,3 +207,35 @@ def test_board_and_core_agree_on_five() -> None:
     assert state.shape[1, 0, kstate.point_index(state, 4, 1)] == F5
     assert state.shape[0, 0, kstate.point_index(state, 5, 0)] != F5
     assert B4 != F4
+
+
+@pytest.mark.parametrize("rule", ["freestyle", "renju"])
+def test_removing_every_stone_restores_each_earlier_state_exactly(rule: str) -> None:
+    """Removal puts back what each placement changed (from the undo log), so taking the
+    stones back one by one passes through every earlier state, array for array; a copy
+    made with ``copy_into`` unwinds the same way."""
+    rng = np.random.default_rng(5)
+    size = 15
+    tables = rule_tables(rule, size)
+    fields = ("cells", "keys", "shape", "value", "klass", "combo", "class_count", "eval_sum")
+    state = kstate.new_state(size, rule == "renju")
+    kstate.init_walls(state, tables)
+    snapshots = []
+    points = [(x, y) for y in range(size) for x in range(size)]
+    for ply, k in enumerate(rng.permutation(len(points))[:90]):
+        snapshots.append(
+            {name: getattr(state, name).copy() for name in fields}
+            | {"near": state.near.copy(), "hash": int(state.info[kstate.I_HASH])}
+        )
+        kstate.place(state, tables, kstate.point_index(state, *points[k]), 1 + ply % 2)
+    copy = kstate.clone_state(state)
+    copy.cells[:] = 0
+    kstate.copy_into(copy, state)
+    for target in (state, copy):
+        for expected in reversed(snapshots):
+            kstate.remove(target, tables)
+            for name in fields:
+                assert np.array_equal(getattr(target, name), expected[name]), name
+            assert np.array_equal(target.near, expected["near"])
+            assert int(target.info[kstate.I_HASH]) == expected["hash"]
+        assert target.info[kstate.I_UNDO] == 0
