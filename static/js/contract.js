@@ -33,6 +33,7 @@ export function readState(raw) {
   const given = state.actions || {};
   state.actions = Object.fromEntries(ACTIONS.map((name) => [name, given[name] === true]));
   state.legal = Array.isArray(state.legal) ? state.legal : [];
+  state.forbidden = Array.isArray(state.forbidden) ? state.forbidden : [];
   state.offers = Object.assign({ takeback: null, draw: null, rematch: null }, state.offers);
   state.engine = state.engine || null;
   state.next_game = state.next_game || null;

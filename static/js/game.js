@@ -172,19 +172,9 @@ function renderBoard() {
   }
   const live = view.viewPly === null;
   const interactive = live && view.connected && state.actions.move && !view.pendingMove;
-  // Points the side to move may not play, drawn for everyone (renju's forbidden points).
-  let forbidden = [];
-  if (live && state.status === "active" && !opening) {
-    const legal = new Set(state.legal.map((p) => p[0] + "," + p[1]));
-    const taken = new Set(state.moves.map((m) => m[0] + "," + m[1]));
-    for (let y = 0; y < state.size; y++) {
-      for (let x = 0; x < state.size; x++) {
-        const key = x + "," + y;
-        if (!legal.has(key) && !taken.has(key)) forbidden.push([x, y]);
-      }
-    }
-    if (forbidden.length > state.size * state.size - taken.size - 1) forbidden = [];
-  }
+  // Points the side to move may not play, drawn for everyone (renju's forbidden points,
+  // which the server lists; spectators get no `legal`).
+  const forbidden = live && state.status === "active" && !opening ? state.forbidden : [];
   const last = stones[stones.length - 1];
   board.update({
     size: state.size,

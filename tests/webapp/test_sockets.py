@@ -336,3 +336,22 @@ def test_floods_are_rate_limited(app_factory: Any) -> None:
     assert codes.count("not_found") == 3
     assert "rate_limited" in codes
     sock.disconnect(namespace=NS)
+
+
+def test_spectators_get_a_compact_state(
+    app: Any, client: Any, friend_game: dict[str, Any], socket_factory: Any
+) -> None:
+    """No ``legal`` (they cannot move) and only the actions they have: the same state on
+    joining and in the room's broadcasts; the players keep theirs whole."""
+    waiting = create_game(client, mode="friend", color="black")
+    visitor = join(socket_factory(), waiting).last_state()
+    assert "legal" not in visitor and visitor["actions"] == {"take_seat": True}
+    game_id = friend_game["id"]
+    spectator = join(socket_factory(), game_id)
+    joined = spectator.last_state()
+    assert "legal" not in joined and joined["actions"] == {} and joined["you"] is None
+    played = play(friend_game["black"], game_id, 7, 7)
+    assert len(played["legal"]) == 15 * 15 - 1 and played["actions"]["undo"] is False
+    seen = spectator.wait_state(lambda s: len(s["moves"]) == 1, 5)
+    assert "legal" not in seen and seen["actions"] == {}
+    assert seen["moves"] == played["moves"] and seen["forbidden"] == played["forbidden"]

@@ -203,7 +203,10 @@ class GameService:
         return self.publisher.state(game, Seat.parse(you) if isinstance(you, str) else you)
 
     def send_state(self, game_id: str, sid: str, you: Seat | None) -> None:
-        self.emit("state", self.public_state(self.load(game_id), you), sid)
+        state = self.public_state(self.load(game_id), you)
+        if you is None:  # a spectator's socket: the state its room's broadcasts carry
+            state = JsonView.for_spectators(state, state["actions"])
+        self.emit("state", state, sid)
 
     def publish_thinking(self, game_id: str, seat: Seat, info: dict[str, Any]) -> None:
         self.publisher.thinking(game_id, seat, info, warming=self.turns.warming)

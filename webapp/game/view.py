@@ -87,6 +87,16 @@ class JsonView:
             "actions": self.actions(game, you, room, activity, now),
         }
 
+    @staticmethod
+    def for_spectators(base: dict[str, Any], actions: Mapping[str, bool]) -> dict[str, Any]:
+        """The spectators' state from ``base``: without ``legal`` (they cannot move) and
+        with only the actions they have (as a rule none, ``take_seat`` in a friend game
+        that waits for its guest): half the bytes, for every socket of a crowd."""
+        state = {key: value for key, value in base.items() if key != "legal"}
+        state["you"] = None
+        state["actions"] = {name: True for name, allowed in actions.items() if allowed}
+        return state
+
     def base(self, game: Game, room: Room, activity: Activity, now: int) -> dict[str, Any]:
         """Everything but the viewer's own ``you`` and ``actions``."""
         board = game.board

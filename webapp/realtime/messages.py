@@ -61,8 +61,10 @@ Server -> client
          "you": "black"|"white"|null,
          "actions": {"move", "undo", "hint", "takeback", "takeback_cancel",
                      "takeback_answer", "resign", "rematch", "rematch_answer", "draw",
-                     "draw_answer", "abort", "claim", "take_seat"} (booleans, all present),
-         "legal": [[x, y], ...] (the side to move's points; renju's forbidden removed),
+                     "draw_answer", "abort", "claim", "take_seat"} (booleans, all present;
+                     a spectator's state lists only the true ones),
+         "legal": [[x, y], ...] (the side to move's points; renju's forbidden removed;
+                  not in a spectator's state),
          "result": null | {"termination": "five"|"forbidden"|"resign"|"flag"|"abandon"|
                            "draw"|"aborted"|"forfeit", "winner": colour|null,
                            "line": [[x, y], ...], "reason" (older spelling: "timeout"

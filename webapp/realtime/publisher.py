@@ -188,7 +188,7 @@ class Publisher:
                 base["pv"] = {"ply": len(game.moves), "moves": [list(p) for p in activity.pv]}
             if audience.spectators:
                 actions = self.view.actions(game, None, room, activity, now)
-                spectator = {**base, "you": None, "actions": actions}
+                spectator = self.view.for_spectators(base, actions)
                 skip = [sid for sid, _ in audience.seated] or None
                 self.emit("state", spectator, room_of(game.id), skip)
             for sid, seat in audience.seated:
