@@ -163,10 +163,10 @@ def pvs(
 
     # Step 3. Transposition table.
     key = st.info[I_HASH] ^ (np.int64(color) << 61)
-    slot = key & (tt.keys.shape[0] - 1)
+    slot = key & (tt.slots.shape[0] - 1)
     tt_move = -1
-    if tt.keys[slot] == key:
-        data = tt.data[slot]
+    if tt.slots[slot, 0] == key:
+        data = tt.slots[slot, 1]
         tt_move = int(data & 0xFFFF) - 1
         tt_depth = int((data >> 16) & 0xFF) - 64
         tt_flag = int((data >> 24) & 0x3)

@@ -1,4 +1,5 @@
-"""The transposition table: one packed ``int64`` entry per slot, keyed by the position hash."""
+"""The transposition table: per slot the position's hash and one packed ``int64`` of data,
+side by side so a probe reads one cache line."""
 
 from __future__ import annotations
 
@@ -15,15 +16,15 @@ TT_UPPER = 3
 
 
 class Tt(NamedTuple):
-    keys: np.ndarray  # int64[n]
-    data: np.ndarray  # int64[n]: move | depth << 16 | flag << 24 | (score + 2**20) << 26
+    # int64[n, 2]: the key, then move | depth << 16 | flag << 24 | (score + 2**20) << 26
+    slots: np.ndarray
 
 
 def new_tt(megabytes: int) -> Tt:
     entries = 1
     while entries * 16 * 2 <= megabytes * 1024 * 1024:
         entries *= 2
-    return Tt(np.zeros(entries, dtype=np.int64), np.zeros(entries, dtype=np.int64))
+    return Tt(np.zeros((entries, 2), dtype=np.int64))
 
 
 @njit(cache=True)
@@ -32,9 +33,9 @@ def tt_store(tt: Tt, key: np.int64, move: int, depth: int, flag: int, score: int
         score += ply
     elif score <= -MATE_BOUND:
         score -= ply
-    slot = key & (tt.keys.shape[0] - 1)
-    old = tt.data[slot]
-    if tt.keys[slot] == key and move < 0:
+    slot = key & (tt.slots.shape[0] - 1)
+    old = tt.slots[slot, 1]
+    if tt.slots[slot, 0] == key and move < 0:
         move = (old & 0xFFFF) - 1
     packed = (
         np.int64(move + 1)
@@ -42,13 +43,13 @@ def tt_store(tt: Tt, key: np.int64, move: int, depth: int, flag: int, score: int
         | (np.int64(flag) << 24)
         | (np.int64(score + (1 << 20)) << 26)
     )
-    tt.keys[slot] = key
-    tt.data[slot] = packed
+    tt.slots[slot, 0] = key
+    tt.slots[slot, 1] = packed
 
 
 @njit(cache=True)
 def tt_move_of(tt: Tt, key: np.int64) -> int:
-    slot = key & (tt.keys.shape[0] - 1)
-    if tt.keys[slot] != key:
+    slot = key & (tt.slots.shape[0] - 1)
+    if tt.slots[slot, 0] != key:
         return -1
-    return int(tt.data[slot] & 0xFFFF) - 1
+    return int(tt.slots[slot, 1] & 0xFFFF) - 1
