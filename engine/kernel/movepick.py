@@ -10,10 +10,10 @@ from engine.kernel.forbidden import forbidden_at
 from engine.kernel.heuristics import MAX_MOVES, Heuristics
 from engine.kernel.state import (
     I_RENJU,
-    I_SIZE,
     I_STRIDE,
     PAD,
     State,
+    candidate_rows,
     side_to_move,
 )
 from engine.kernel.tables import (
@@ -36,8 +36,8 @@ def generate(st: State, hs: Heuristics, ply: int, tt_move: int, keep: int) -> in
     color = side_to_move(st)
     me = color - 1
     op = 2 - color
-    size = st.info[I_SIZE]
     stride = st.info[I_STRIDE]
+    x0, x1, y0, y1 = candidate_rows(st)
     renju_black = st.info[I_RENJU] != 0 and color == 1
     defending = st.class_count[op, C_FLEX4] > 0
     if defending or keep > MAX_MOVES:
@@ -45,9 +45,9 @@ def generate(st: State, hs: Heuristics, ply: int, tt_move: int, keep: int) -> in
     moves = hs.moves[ply]
     scores = hs.scores[ply]
     count = 0
-    for y in range(size):
+    for y in range(y0, y1 + 1):
         base = (y + PAD) * stride + PAD
-        for x in range(size):
+        for x in range(x0, x1 + 1):
             i = base + x
             if st.cells[i] != 0 or st.near[i] == 0:
                 continue

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from engine.kernel.borrow import borrowed
 from engine.kernel.cells import first_cell_of_class, five_cells, winning_flex4_cell
 from engine.kernel.evaluation import evaluate
 from engine.kernel.forbidden import forbidden_at
@@ -308,3 +309,15 @@ def pvs(
         flag = TT_UPPER
     tt_store(tt, key, best_move, depth, flag, best, ply)
     return best
+
+
+@njit(
+    I64(STATE_T, TABLES_T, TT_T, HEURISTICS_T, I64, I64, I64),  # type: ignore[call-overload]
+    cache=True,
+    nogil=True,
+)
+def search_root(
+    st: State, tb: Tables, tt: Tt, hs: Heuristics, depth: int, alpha: int, beta: int
+) -> int:
+    """``pvs`` at the root, over borrowed structs (``borrow``): the entry point from Python."""
+    return pvs(borrowed(st), borrowed(tb), borrowed(tt), borrowed(hs), depth, alpha, beta, 0)

@@ -43,7 +43,10 @@ I_DEFENCE = 12  # defence factor in 1/100
 I_THREAT_LIMIT = 13  # node count at which a threat search gives up
 I_NULL_PLY = 14  # ply of the node reached by a null move (no second one there)
 I_UNDO = 15  # entries in the undo log
-I_COUNT = 16
+I_BOUNDS = 16  # the stones' bounding box, packed (``pack_bounds``)
+I_COUNT = 17
+# The bounds of a board with no stones: an empty range in both axes.
+NO_BOUNDS = 0xFF | (0xFF << 16)
 # Undo log entries each place may write at most: both sides' shapes of every empty cell on
 # the four lines through the stone.
 UNDO_PER_MOVE = 2 * 4 * 2 * HALF
@@ -63,6 +66,8 @@ class State(NamedTuple):
     # role (0 to move, 1 waiting; ``Tables.eval_cells``)
     near: np.ndarray  # int16[n]: stones within two steps along the lines
     dirs: np.ndarray  # int64[4]: index offsets of the four directions
+    column: np.ndarray  # int64[n]: each index's column, padding included
+    row: np.ndarray  # int64[n]: each index's row, padding included
     stack: np.ndarray  # int32[cells + MAX_PLY + 64]: every stone placed, in order
     info: np.ndarray  # int64[I_COUNT]: scalars (see I_*)
     stop: np.ndarray  # int8[1]: set by another thread to stop the search
@@ -73,6 +78,7 @@ class State(NamedTuple):
     frames: np.ndarray  # int32[stack length]
     saved_counts: np.ndarray  # int32[stack length, 2, NUM_CLASSES]
     saved_eval: np.ndarray  # int64[stack length, 2, 2]
+    saved_bounds: np.ndarray  # int64[stack length]: ``I_BOUNDS`` before each ply's stone
 
 
 def new_state(size: int, renju: bool) -> State:
@@ -87,6 +93,7 @@ def new_state(size: int, renju: bool) -> State:
     info[I_STRIDE] = stride
     info[I_RENJU] = 1 if renju else 0
     info[I_DEFENCE] = 100
+    info[I_BOUNDS] = NO_BOUNDS
     depth = size * size + MAX_PLY + 64
     return State(
         cells=cells,
@@ -99,6 +106,8 @@ def new_state(size: int, renju: bool) -> State:
         eval_sum=np.zeros((2, 2), dtype=np.int64),
         near=np.zeros(n, dtype=np.int16),
         dirs=np.array([1, stride, stride + 1, stride - 1], dtype=np.int64),
+        column=np.arange(n, dtype=np.int64) % stride,
+        row=np.arange(n, dtype=np.int64) // stride,
         stack=np.zeros(depth, dtype=np.int32),
         info=info,
         stop=np.zeros(1, dtype=np.int8),
@@ -106,6 +115,7 @@ def new_state(size: int, renju: bool) -> State:
         frames=np.zeros(depth, dtype=np.int32),
         saved_counts=np.zeros((depth, 2, NUM_CLASSES), dtype=np.int32),
         saved_eval=np.zeros((depth, 2, 2), dtype=np.int64),
+        saved_bounds=np.zeros(depth, dtype=np.int64),
     )
 
 
@@ -140,6 +150,7 @@ def copy_into(dst: State, src: State) -> None:
     dst.frames[:ply] = src.frames[:ply]
     dst.saved_counts[:ply] = src.saved_counts[:ply]
     dst.saved_eval[:ply] = src.saved_eval[:ply]
+    dst.saved_bounds[:ply] = src.saved_bounds[:ply]
     top = src.info[I_UNDO]
     dst.undo[:top] = src.undo[:top]
 
@@ -151,6 +162,34 @@ def point_index(state: State, x: int, y: int) -> int:
 def index_point(state: State, index: int) -> tuple[int, int]:
     stride = int(state.info[I_STRIDE])
     return (index % stride - PAD, index // stride - PAD)
+
+
+@njit(cache=True, inline="always")
+def pack_bounds(x0: int, x1: int, y0: int, y1: int) -> int:
+    """The columns ``x0..x1`` and rows ``y0..y1`` (padded coordinates) as one number."""
+    return x0 | (x1 << 8) | (y0 << 16) | (y1 << 24)
+
+
+@njit(cache=True, inline="always")
+def _grow_bounds(bounds: int, x: int, y: int) -> int:
+    x0 = min(bounds & 0xFF, x)
+    x1 = max((bounds >> 8) & 0xFF, x)
+    y0 = min((bounds >> 16) & 0xFF, y)
+    y1 = max((bounds >> 24) & 0xFF, y)
+    return pack_bounds(x0, x1, y0, y1)
+
+
+@njit(cache=True)
+def candidate_rows(st: State) -> tuple[int, int, int, int]:
+    """The board columns ``x0..x1`` and rows ``y0..y1`` (0-based, inclusive) that hold
+    every empty cell within two steps of a stone: the stones' box widened by two."""
+    size = st.info[I_SIZE]
+    bounds = st.info[I_BOUNDS]
+    x0 = max((bounds & 0xFF) - PAD - 2, 0)
+    x1 = min(((bounds >> 8) & 0xFF) - PAD + 2, size - 1)
+    y0 = max(((bounds >> 16) & 0xFF) - PAD - 2, 0)
+    y1 = min(((bounds >> 24) & 0xFF) - PAD + 2, size - 1)
+    return x0, x1, y0, y1
 
 
 @njit(cache=True)
@@ -184,25 +223,23 @@ def _reshape(st: State, tb: Tables, d: int, j: int, top: int) -> int:
     times the direction's weight."""
     packed = int(tb.shapes[st.keys[d, j]])
     weight = COMBO_WEIGHT[d]
-    shape, combo, eval_cells = st.shape, st.combo, tb.eval_cells
     for side in range(2):
         new_shape = (packed >> (4 * side)) & 15
-        old_shape = int(shape[side, d, j])
+        old_shape = int(st.shape[side, d, j])
         if new_shape == old_shape:
             continue
         st.undo[top] = j | (side << 16) | (d << 17) | (old_shape << 20)
         top += 1
-        shape[side, d, j] = new_shape
-        old_index = int(combo[side, j])
+        st.shape[side, d, j] = new_shape
+        old_index = int(st.combo[side, j])
         index = old_index + (new_shape - old_shape) * weight
-        combo[side, j] = index
+        st.combo[side, j] = index
         st.value[side, j] = tb.combo_value[index]
-        st.eval_sum[side, 0] += eval_cells[index, 0] - eval_cells[old_index, 0]
-        st.eval_sum[side, 1] += eval_cells[index, 1] - eval_cells[old_index, 1]
+        st.eval_sum[side, 0] += tb.eval_cells[index, 0] - tb.eval_cells[old_index, 0]
+        st.eval_sum[side, 1] += tb.eval_cells[index, 1] - tb.eval_cells[old_index, 1]
         new_class = tb.combo_class[index]
-        counts = st.class_count
-        counts[side, st.klass[side, j]] -= 1
-        counts[side, new_class] += 1
+        st.class_count[side, st.klass[side, j]] -= 1
+        st.class_count[side, new_class] += 1
         st.klass[side, j] = new_class
     return top
 
@@ -218,6 +255,8 @@ def place(st: State, tb: Tables, i: int, color: int) -> None:
     ply = st.info[I_PLY]
     top = st.info[I_UNDO]
     st.frames[ply] = top
+    st.saved_bounds[ply] = st.info[I_BOUNDS]
+    st.info[I_BOUNDS] = _grow_bounds(st.info[I_BOUNDS], st.column[i], st.row[i])
     for side in range(2):
         for c in range(NUM_CLASSES):
             st.saved_counts[ply, side, c] = st.class_count[side, c]
@@ -229,8 +268,7 @@ def place(st: State, tb: Tables, i: int, color: int) -> None:
         st.eval_sum[side, 0] -= tb.eval_cells[combo, 0]
         st.eval_sum[side, 1] -= tb.eval_cells[combo, 1]
         st.class_count[side, st.klass[side, i]] -= 1
-    cells, keys, near = st.cells, st.keys, st.near
-    cells[i] = color
+    st.cells[i] = color
     st.stack[ply] = i
     st.info[I_PLY] = ply + 1
     st.info[I_HASH] ^= tb.zobrist[color, i]
@@ -240,10 +278,10 @@ def place(st: State, tb: Tables, i: int, color: int) -> None:
             for k in range(1, HALF + 1):
                 j = i + sign * k * step
                 offset = -sign * k  # where i sits as seen from j
-                keys[d, j] |= color << (2 * key_slot(offset))
+                st.keys[d, j] |= color << (2 * key_slot(offset))
                 if k <= 2:
-                    near[j] += 1
-                cell = cells[j]
+                    st.near[j] += 1
+                cell = st.cells[j]
                 if cell == WALL:
                     break
                 if cell == 0:
@@ -259,22 +297,20 @@ def remove(st: State, tb: Tables) -> int:
     ply = st.info[I_PLY] - 1
     i = st.stack[ply]
     st.info[I_PLY] = ply
-    cells, keys, near = st.cells, st.keys, st.near
-    color = cells[i]
+    color = st.cells[i]
     st.info[I_HASH] ^= tb.zobrist[color, i]
-    cells[i] = 0
+    st.cells[i] = 0
     for d in range(4):
         step = st.dirs[d]
         for sign in (-1, 1):
             for k in range(1, HALF + 1):
                 j = i + sign * k * step
                 offset = -sign * k
-                keys[d, j] &= ~(np.int64(3) << (2 * key_slot(offset)))
+                st.keys[d, j] &= ~(np.int64(3) << (2 * key_slot(offset)))
                 if k <= 2:
-                    near[j] -= 1
-                if cells[j] == WALL:
+                    st.near[j] -= 1
+                if st.cells[j] == WALL:
                     break
-    shape, combo = st.shape, st.combo
     start = st.frames[ply]
     for n in range(st.info[I_UNDO] - 1, start - 1, -1):
         entry = int(st.undo[n])
@@ -282,12 +318,13 @@ def remove(st: State, tb: Tables) -> int:
         side = (entry >> 16) & 1
         d = (entry >> 17) & 3
         old_shape = (entry >> 20) & 15
-        index = int(combo[side, j]) + (old_shape - int(shape[side, d, j])) * COMBO_WEIGHT[d]
-        shape[side, d, j] = old_shape
-        combo[side, j] = index
+        index = int(st.combo[side, j]) + (old_shape - int(st.shape[side, d, j])) * COMBO_WEIGHT[d]
+        st.shape[side, d, j] = old_shape
+        st.combo[side, j] = index
         st.value[side, j] = tb.combo_value[index]
         st.klass[side, j] = tb.combo_class[index]
     st.info[I_UNDO] = start
+    st.info[I_BOUNDS] = st.saved_bounds[ply]
     for side in range(2):
         for c in range(NUM_CLASSES):
             st.class_count[side, c] = st.saved_counts[ply, side, c]
@@ -298,8 +335,14 @@ def remove(st: State, tb: Tables) -> int:
 
 @njit(cache=True)
 def init_walls(st: State, tb: Tables) -> None:
-    """Set the window keys that see the border, then every empty cell's shapes."""
+    """Set the window keys that see the border, then every empty cell's shapes, and the
+    stones' bounding box."""
     n = st.cells.shape[0]
+    bounds = NO_BOUNDS
+    for i in range(n):
+        if st.cells[i] == 1 or st.cells[i] == 2:
+            bounds = _grow_bounds(bounds, st.column[i], st.row[i])
+    st.info[I_BOUNDS] = bounds
     for i in range(n):
         if st.cells[i] != 0:
             continue

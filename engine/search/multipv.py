@@ -29,7 +29,7 @@ from engine.game.board import Board
 from engine.game.points import Point
 from engine.kernel.heuristics import Heuristics
 from engine.kernel.movepick import generate
-from engine.kernel.pvs import pvs
+from engine.kernel.pvs import search_root
 from engine.kernel.scores import INF, MATE
 from engine.kernel.state import I_STOPPED, State, index_point, point_index
 from engine.kernel.tables import Tables
@@ -146,7 +146,7 @@ class MultiPvSearch:
         state = self.state
         alpha, beta = window
         while True:
-            value = int(pvs(state, self.tables, memory.tt, memory.hs, depth, alpha, beta, 0))
+            value = int(search_root(state, self.tables, memory.tt, memory.hs, depth, alpha, beta))
             if state.info[I_STOPPED]:
                 return value, True
             if value <= alpha:

@@ -20,7 +20,7 @@ from engine.game.errors import GameOverError
 from engine.game.points import Point
 from engine.kernel.heuristics import Heuristics, new_heuristics
 from engine.kernel.movepick import generate
-from engine.kernel.pvs import pvs
+from engine.kernel.pvs import search_root
 from engine.kernel.scores import INF, MATE
 from engine.kernel.state import (
     I_DEFENCE,
@@ -198,7 +198,7 @@ class Searcher:
             else:
                 alpha, beta = -INF, INF
             while True:
-                value = int(pvs(state, tables, tt, hs, depth, alpha, beta, 0))
+                value = int(search_root(state, tables, tt, hs, depth, alpha, beta))
                 if state.info[I_STOPPED]:
                     break
                 if value <= alpha:
