@@ -9,29 +9,31 @@ only pass the borrowed copy down."""
 
 from __future__ import annotations
 
+import os
 from typing import Any, TypeVar
 
-from numba import config, types
+from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
 T = TypeVar("T")
 
-if config.DISABLE_JIT:
+if os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
 
     def borrowed(value: T) -> T:
         return value
 
 else:
 
-    @intrinsic  # type: ignore[misc]
+    @intrinsic
     def borrowed(typingctx: Any, value: Any) -> Any:
         if not isinstance(value, types.BaseTuple):
             return None
 
         def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
             result = args[0]
-            for k, member_type in enumerate(value.types):
+            members: tuple[Any, ...] = getattr(value, "types")  # noqa: B009
+            for k, member_type in enumerate(members):
                 if isinstance(member_type, types.Array):
                     member = builder.extract_value(result, k)
                     array = context.make_array(member_type)(context, builder, value=member)
