@@ -6,17 +6,17 @@ import numpy as np
 from numba import njit
 
 from engine.kernel.forbidden import forbidden_at
-from engine.kernel.state import I_RENJU, I_SIZE, I_STRIDE, PAD, State
+from engine.kernel.state import I_RENJU, I_STRIDE, PAD, State, candidate_rows
 from engine.kernel.tables import C_FIVE, C_FLEX4
 
 
 @njit(cache=True)
 def first_cell_of_class(st: State, side: int, klass: int) -> int:
-    size = st.info[I_SIZE]
     stride = st.info[I_STRIDE]
-    for y in range(size):
+    x0, x1, y0, y1 = candidate_rows(st)
+    for y in range(y0, y1 + 1):
         base = (y + PAD) * stride + PAD
-        for x in range(size):
+        for x in range(x0, x1 + 1):
             i = base + x
             if st.cells[i] == 0 and st.klass[side, i] == klass:
                 return i
@@ -26,15 +26,15 @@ def first_cell_of_class(st: State, side: int, klass: int) -> int:
 @njit(cache=True)
 def five_cells(st: State, side: int, out: np.ndarray) -> int:
     """Empty cells where ``side`` makes five; returns how many (up to out's length)."""
-    size = st.info[I_SIZE]
     stride = st.info[I_STRIDE]
     wanted = min(out.shape[0], st.class_count[side, C_FIVE])
     count = 0
     if wanted == 0:
         return 0
-    for y in range(size):
+    x0, x1, y0, y1 = candidate_rows(st)
+    for y in range(y0, y1 + 1):
         base = (y + PAD) * stride + PAD
-        for x in range(size):
+        for x in range(x0, x1 + 1):
             i = base + x
             if st.cells[i] == 0 and st.klass[side, i] == C_FIVE:
                 out[count] = i
@@ -44,17 +44,17 @@ def five_cells(st: State, side: int, out: np.ndarray) -> int:
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def winning_flex4_cell(st: State, side: int) -> int:
     """A cell where ``side`` makes an open four or two fours (and may play), or -1."""
     if st.class_count[side, C_FLEX4] == 0:
         return -1
     renju_black = side == 0 and st.info[I_RENJU] != 0
-    size = st.info[I_SIZE]
     stride = st.info[I_STRIDE]
-    for y in range(size):
+    x0, x1, y0, y1 = candidate_rows(st)
+    for y in range(y0, y1 + 1):
         base = (y + PAD) * stride + PAD
-        for x in range(size):
+        for x in range(x0, x1 + 1):
             i = base + x
             if (
                 st.cells[i] == 0

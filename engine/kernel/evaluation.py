@@ -80,7 +80,7 @@ def threat_bits(st: State) -> int:
     return bits
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def evaluate(st: State, tb: Tables) -> int:
     """Static score for the side to move: the cell weights, the threat terms, then the
     weak levels' noise, within ``EVAL_LIMIT``."""

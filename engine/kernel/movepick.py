@@ -25,7 +25,7 @@ BRANCH_LIMIT = 12  # moves tried at an interior node when nothing forces the rep
 ROOT_BRANCH_LIMIT = 48
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def generate(st: State, hs: Heuristics, ply: int, tt_move: int, keep: int) -> int:
     """Fill ``hs.moves[ply]`` with the best ``keep`` candidate moves for the side to move,
     best first, and return how many there are.

@@ -244,7 +244,7 @@ def _reshape(st: State, tb: Tables, d: int, j: int, top: int) -> int:
     return top
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def place(st: State, tb: Tables, i: int, color: int) -> None:
     """Put a stone of ``color`` (1 black, 2 white) on empty cell ``i`` and push it.
 
@@ -289,7 +289,7 @@ def place(st: State, tb: Tables, i: int, color: int) -> None:
     st.info[I_UNDO] = top
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def remove(st: State, tb: Tables) -> int:
     """Take back the last stone placed and return its cell: its bits leave the window
     keys, and the shapes, combinations, values, classes and sums ``place`` changed are

@@ -16,13 +16,13 @@ from engine.kernel.state import (
     I_HASH,
     I_NODES,
     I_RENJU,
-    I_SIZE,
     I_STRIDE,
     I_THREAT_LIMIT,
     MAX_PLY,
     PAD,
     WALL,
     State,
+    candidate_rows,
     place,
     remove,
     side_to_move,
@@ -96,7 +96,6 @@ def vcf(st: State, tb: Tables, hs: Heuristics, ply: int, budget: int) -> int:
     if (entry & ~np.int64(VCF_BUDGET_MASK)) == key and (entry & VCF_BUDGET_MASK) >= budget:
         return 0
     renju = st.info[I_RENJU] != 0
-    size = st.info[I_SIZE]
     stride = st.info[I_STRIDE]
     # One scan collects the fours; those that also make an open three go first, since
     # they usually finish the attack. The scan ends once every four the class counts
@@ -107,9 +106,10 @@ def vcf(st: State, tb: Tables, hs: Heuristics, ply: int, budget: int) -> int:
     fours = hs.moves[ply]
     count = 0
     strong = 0
-    for y in range(size):
+    x0, x1, y0, y1 = candidate_rows(st)
+    for y in range(y0, y1 + 1):
         base = (y + PAD) * stride + PAD
-        for x in range(size):
+        for x in range(x0, x1 + 1):
             i = base + x
             if st.cells[i] != 0:
                 continue
@@ -185,13 +185,13 @@ def vct(st: State, tb: Tables, hs: Heuristics, ply: int, budget: int) -> int:
     if hs.vcf_fail[slot] == key:
         return 0
     renju = st.info[I_RENJU] != 0
-    size = st.info[I_SIZE]
     stride = st.info[I_STRIDE]
     reply_ply = ply + 1
+    x0, x1, y0, y1 = candidate_rows(st)
     for wanted in (C_FLEX3_2X, C_FLEX3):
-        for y in range(size):
+        for y in range(y0, y1 + 1):
             base = (y + PAD) * stride + PAD
-            for x in range(size):
+            for x in range(x0, x1 + 1):
                 i = base + x
                 if st.cells[i] != 0 or st.klass[me, i] != wanted:
                     continue
