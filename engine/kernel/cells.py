@@ -6,14 +6,14 @@ import numpy as np
 from numba import njit
 
 from engine.kernel.forbidden import forbidden_at
-from engine.kernel.state import I_RENJU, I_STRIDE, PAD, State, candidate_rows
+from engine.kernel.state import I_RENJU, I_STRIDE, PAD, State, candidate_box
 from engine.kernel.tables import C_FIVE, C_FLEX4
 
 
 @njit(cache=True)
 def first_cell_of_class(st: State, side: int, klass: int) -> int:
     stride = st.info[I_STRIDE]
-    x0, x1, y0, y1 = candidate_rows(st)
+    x0, x1, y0, y1 = candidate_box(st)
     for y in range(y0, y1 + 1):
         base = (y + PAD) * stride + PAD
         for x in range(x0, x1 + 1):
@@ -31,7 +31,7 @@ def five_cells(st: State, side: int, out: np.ndarray) -> int:
     count = 0
     if wanted == 0:
         return 0
-    x0, x1, y0, y1 = candidate_rows(st)
+    x0, x1, y0, y1 = candidate_box(st)
     for y in range(y0, y1 + 1):
         base = (y + PAD) * stride + PAD
         for x in range(x0, x1 + 1):
@@ -51,7 +51,7 @@ def winning_flex4_cell(st: State, side: int) -> int:
         return -1
     renju_black = side == 0 and st.info[I_RENJU] != 0
     stride = st.info[I_STRIDE]
-    x0, x1, y0, y1 = candidate_rows(st)
+    x0, x1, y0, y1 = candidate_box(st)
     for y in range(y0, y1 + 1):
         base = (y + PAD) * stride + PAD
         for x in range(x0, x1 + 1):

@@ -13,7 +13,7 @@ from engine.kernel.state import (
     I_STRIDE,
     PAD,
     State,
-    candidate_rows,
+    candidate_box,
     side_to_move,
 )
 from engine.kernel.tables import (
@@ -37,7 +37,7 @@ def generate(st: State, hs: Heuristics, ply: int, tt_move: int, keep: int) -> in
     me = color - 1
     op = 2 - color
     stride = st.info[I_STRIDE]
-    x0, x1, y0, y1 = candidate_rows(st)
+    x0, x1, y0, y1 = candidate_box(st)
     renju_black = st.info[I_RENJU] != 0 and color == 1
     defending = st.class_count[op, C_FLEX4] > 0
     if defending or keep > MAX_MOVES:

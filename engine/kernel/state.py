@@ -180,7 +180,7 @@ def _grow_bounds(bounds: int, x: int, y: int) -> int:
 
 
 @njit(cache=True)
-def candidate_rows(st: State) -> tuple[int, int, int, int]:
+def candidate_box(st: State) -> tuple[int, int, int, int]:
     """The board columns ``x0..x1`` and rows ``y0..y1`` (0-based, inclusive) that hold
     every empty cell within two steps of a stone: the stones' box widened by two."""
     size = st.info[I_SIZE]

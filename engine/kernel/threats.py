@@ -22,7 +22,7 @@ from engine.kernel.state import (
     PAD,
     WALL,
     State,
-    candidate_rows,
+    candidate_box,
     place,
     remove,
     side_to_move,
@@ -106,7 +106,7 @@ def vcf(st: State, tb: Tables, hs: Heuristics, ply: int, budget: int) -> int:
     fours = hs.moves[ply]
     count = 0
     strong = 0
-    x0, x1, y0, y1 = candidate_rows(st)
+    x0, x1, y0, y1 = candidate_box(st)
     for y in range(y0, y1 + 1):
         base = (y + PAD) * stride + PAD
         for x in range(x0, x1 + 1):
@@ -187,7 +187,7 @@ def vct(st: State, tb: Tables, hs: Heuristics, ply: int, budget: int) -> int:
     renju = st.info[I_RENJU] != 0
     stride = st.info[I_STRIDE]
     reply_ply = ply + 1
-    x0, x1, y0, y1 = candidate_rows(st)
+    x0, x1, y0, y1 = candidate_box(st)
     for wanted in (C_FLEX3_2X, C_FLEX3):
         for y in range(y0, y1 + 1):
             base = (y + PAD) * stride + PAD

@@ -225,7 +225,11 @@ def test_removing_every_stone_restores_each_earlier_state_exactly(rule: str) -> 
     for ply, k in enumerate(rng.permutation(len(points))[:90]):
         snapshots.append(
             {name: getattr(state, name).copy() for name in fields}
-            | {"near": state.near.copy(), "hash": int(state.info[kstate.I_HASH])}
+            | {
+                "near": state.near.copy(),
+                "hash": int(state.info[kstate.I_HASH]),
+                "bounds": int(state.info[kstate.I_BOUNDS]),
+            }
         )
         kstate.place(state, tables, kstate.point_index(state, *points[k]), 1 + ply % 2)
     copy = kstate.clone_state(state)
@@ -238,4 +242,38 @@ def test_removing_every_stone_restores_each_earlier_state_exactly(rule: str) -> 
                 assert np.array_equal(getattr(target, name), expected[name]), name
             assert np.array_equal(target.near, expected["near"])
             assert int(target.info[kstate.I_HASH]) == expected["hash"]
+            assert int(target.info[kstate.I_BOUNDS]) == expected["bounds"]
         assert target.info[kstate.I_UNDO] == 0
+
+
+@pytest.mark.parametrize("size", [7, 15, 19])
+def test_candidate_box_is_the_stones_box_widened_by_two(size: int) -> None:
+    """The box the board scans cover is the stones' bounding box widened by two and cut
+    to the board, through placements and removals, and every empty cell near a stone or
+    with a class for either side lies inside it."""
+    rng = np.random.default_rng(size)
+    tables = rule_tables("freestyle", size)
+    state = kstate.new_state(size, False)
+    kstate.init_walls(state, tables)
+    points = [(x, y) for y in range(size) for x in range(size)]
+    placed: list[tuple[int, int]] = []
+    for ply, k in enumerate(rng.permutation(len(points))[: size * size // 3]):
+        kstate.place(state, tables, kstate.point_index(state, *points[k]), 1 + ply % 2)
+        placed.append(points[k])
+        if ply % 7 == 6:
+            kstate.remove(state, tables)
+            placed.pop()
+        xs = [x for x, _ in placed]
+        ys = [y for _, y in placed]
+        expected = (
+            max(min(xs) - 2, 0),
+            min(max(xs) + 2, size - 1),
+            max(min(ys) - 2, 0),
+            min(max(ys) + 2, size - 1),
+        )
+        x0, x1, y0, y1 = kstate.candidate_box(state)
+        assert (x0, x1, y0, y1) == expected
+        for x, y in points:
+            i = kstate.point_index(state, x, y)
+            if state.cells[i] == 0 and (state.near[i] > 0 or state.klass[:, i].any()):
+                assert x0 <= x <= x1 and y0 <= y <= y1, (x, y)
