@@ -58,7 +58,17 @@ def test_every_package_is_listed() -> None:
         for init in (ROOT / top).rglob("__init__.py")
     }
     assert found - listed == set(), "add these to [tool.setuptools] packages in pyproject.toml"
-    assert listed - found == {"webapp.templates", "webapp.static"}
+    # The folders that hold only data are listed too (else setuptools warns about each on
+    # every install): templates/ and static/ (shipped as webapp.templates and
+    # webapp.static) with their subfolders, and the puzzles' data.
+    data = {"webapp.templates", "webapp.static", "webapp.puzzles.data"}
+    for folder, package in (("templates", "webapp.templates"), ("static", "webapp.static")):
+        data |= {
+            ".".join((package, *path.relative_to(ROOT / folder).parts))
+            for path in (ROOT / folder).rglob("*")
+            if path.is_dir() and "__pycache__" not in path.parts
+        }
+    assert listed - found == data
 
 
 def test_dependencies_have_tested_ranges() -> None:
