@@ -176,7 +176,12 @@ def test_worker_killed_mid_search_is_replaced(cluster: Cluster, peers: PeerFacto
         player.wait_moves(game_id, 2, 5.0)
         assert time.monotonic() - killed_at <= 5.0
         survivor = next(w for w in cluster.workers if w is not victim)
-        assert f"turn {game_id}@{thinking['version']} played" in survivor.log_path.read_text()
+        # The worker logs the turn after publishing it: allow the line a moment to land.
+        played = f"turn {game_id}@{thinking['version']} played"
+        deadline = time.monotonic() + 3.0
+        while played not in survivor.log_path.read_text() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert played in survivor.log_path.read_text()
         # Nothing arrives twice: the database and both clients agree on two moves.
         time.sleep(1.5)
         state = game_state(cluster.b, game_id)
