@@ -1,5 +1,5 @@
 """Move-ordering memory and per-ply scratch arrays of a search: history, killers, move
-lists, the triangular PV table, the threat searches' failure table and line, and the root
+lists, the triangular PV table, the threat searches' failure tables and line, and the root
 moves a multi-PV search leaves out."""
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ class Heuristics(NamedTuple):
     moves: np.ndarray  # int32[MAX_PLY + 64, MAX_MOVES]: move lists per ply
     scores: np.ndarray  # int32[MAX_PLY + 64, MAX_MOVES]
     vcf_fail: np.ndarray  # int64[2**20]: hashes of positions where VCF failed
+    vct_fail: np.ndarray  # int64[2**18]: hashes (with the budget) where VCT failed
     vcf_line: np.ndarray  # int32[MAX_PLY + 64]: the winning VCF line found last
     pv: np.ndarray  # int32[MAX_PLY + 64, MAX_PLY + 64]: triangular PV table
     pv_len: np.ndarray  # int32[MAX_PLY + 64]
@@ -36,6 +37,7 @@ def new_heuristics(cells: int) -> Heuristics:
         moves=np.zeros((depth, MAX_MOVES), dtype=np.int32),
         scores=np.zeros((depth, MAX_MOVES), dtype=np.int32),
         vcf_fail=np.zeros(1 << 20, dtype=np.int64),
+        vct_fail=np.zeros(1 << 18, dtype=np.int64),
         vcf_line=np.zeros(depth, dtype=np.int32),
         pv=np.zeros((depth, depth), dtype=np.int32),
         pv_len=np.zeros(depth, dtype=np.int32),

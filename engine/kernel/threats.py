@@ -181,8 +181,8 @@ def vct(st: State, tb: Tables, hs: Heuristics, ply: int, budget: int) -> int:
     if st.class_count[me, C_FLEX3] + st.class_count[me, C_FLEX3_2X] == 0:
         return 0
     key = st.info[I_HASH] ^ (np.int64(color) << 59) ^ (np.int64(budget) << 52)
-    slot = key & (hs.vcf_fail.shape[0] - 1)
-    if hs.vcf_fail[slot] == key:
+    slot = key & (hs.vct_fail.shape[0] - 1)
+    if hs.vct_fail[slot] == key:
         return 0
     renju = st.info[I_RENJU] != 0
     stride = st.info[I_STRIDE]
@@ -224,7 +224,7 @@ def vct(st: State, tb: Tables, hs: Heuristics, ply: int, budget: int) -> int:
                     hs.vcf_line[ply + 1] = -1
                     return longest + 2
     if st.stop[0] == 0 and st.info[I_NODES] < st.info[I_THREAT_LIMIT]:
-        hs.vcf_fail[slot] = key
+        hs.vct_fail[slot] = key
     return 0
 
 
