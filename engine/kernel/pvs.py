@@ -65,8 +65,6 @@ LMR = _lmr_table()
 LMP_COUNT = np.array([0, 5, 7, 10, 14], dtype=np.int64)
 # Futility: at depth d (non-PV) quiet moves go when the static score + margin <= alpha.
 FUTILITY_MARGIN = np.array([0, 60, 140, 240], dtype=np.int64)
-# Leaf VCF budget when the side to move has only plain fours (no four-three) to start.
-LEAF_VCF_SHORT = 3
 # Null move: searched this much shallower (plus depth / NULL_DEPTH_DIVISOR).
 NULL_REDUCTION = 2
 NULL_DEPTH_DIVISOR = 5
@@ -186,16 +184,11 @@ def pvs(
 
     # Step 4. Leaves: a threat search, then the static evaluation.
     if depth <= 0:
-        # A win by fours needs a four that also makes a three, or several fours to
-        # choose from; without them the threat search is skipped.
-        # Several plain fours rarely win in a few moves: they get a short look.
-        budget = 0
+        # A win by fours at a leaf starts with a four that also makes a three; without
+        # one the threat search is skipped (plain fours alone rarely win in a few moves,
+        # and trying them cost more than half the search's time for few wins).
         if st.class_count[me, C_BLOCK4_FLEX3] > 0:
-            budget = LEAF_VCF_DEPTH
-        elif st.class_count[me, C_BLOCK4] >= 3:
-            budget = LEAF_VCF_SHORT
-        if budget > 0:
-            win = vcf(st, tb, hs, ply, budget)
+            win = vcf(st, tb, hs, ply, LEAF_VCF_DEPTH)
             if win > 0:
                 return MATE - ply - win
         return evaluate(st, tb)
