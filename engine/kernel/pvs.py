@@ -65,6 +65,10 @@ LMR = _lmr_table()
 LMP_COUNT = np.array([0, 5, 7, 10, 14], dtype=np.int64)
 # Futility: at depth d (non-PV) quiet moves go when the static score + margin <= alpha.
 FUTILITY_MARGIN = np.array([0, 60, 140, 240], dtype=np.int64)
+# Reverse futility: at depth d <= RFP_DEPTH (non-PV, no threat against us) a static score
+# RFP_MARGIN * d above beta is taken as a fail high without a search.
+RFP_DEPTH = 4
+RFP_MARGIN = 80
 # Null move: searched this much shallower (plus depth / NULL_DEPTH_DIVISOR).
 NULL_REDUCTION = 2
 NULL_DEPTH_DIVISOR = 5
@@ -200,6 +204,16 @@ def pvs(
     # in the other rules (overlines, renju's forbidden points) it rarely does.
     defending = st.class_count[op, C_FLEX4] > 0
     pv_node = beta - alpha > 1
+    quiet_opponent = (
+        not defending
+        and st.class_count[op, C_BLOCK4_FLEX3] == 0
+        and st.class_count[op, C_FLEX3_2X] == 0
+        and st.class_count[op, C_BLOCK4] == 0
+    )
+    if not pv_node and ply > 0 and depth <= RFP_DEPTH and quiet_opponent and beta < MATE_BOUND:
+        static = evaluate(st, tb)
+        if static - RFP_MARGIN * depth >= beta:
+            return static
     if (
         not pv_node
         and depth >= 3
