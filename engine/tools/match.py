@@ -92,6 +92,10 @@ class _Schedule:
         if self.sprt is None:
             return
         with self.lock:
+            # The test decides at its first crossing: pairs still in flight then are
+            # played and scored, but do not reopen or reverse the decision.
+            if self.sprt.decision is not Decision.CONTINUE:
+                return
             self.sprt.add_pair(first.score("engine1"), second.score("engine1"))
             if self.report:
                 print(self.sprt.status(), file=self.stream, flush=True)
@@ -101,7 +105,8 @@ class _Schedule:
     def single_done(self, record: GameRecord) -> None:
         if self.sprt is not None:
             with self.lock:
-                self.sprt.add_game(record.score("engine1"))
+                if self.sprt.decision is Decision.CONTINUE:
+                    self.sprt.add_game(record.score("engine1"))
 
 
 def _play_pairs(
