@@ -264,10 +264,9 @@ def pvs(
         theirs = st.klass[op, move]
         # Against an open three, our fours that do not block it only delay the answer:
         # late ones are reduced like threats.
-        if defending:
-            forcing = theirs >= C_BLOCK4
-        else:
-            forcing = mine >= C_BLOCK4 or theirs >= C_BLOCK4_FLEX3
+        forcing = (
+            (theirs >= C_BLOCK4) if defending else (mine >= C_BLOCK4 or theirs >= C_BLOCK4_FLEX3)
+        )
         quiet = mine < C_FLEX3 and theirs < C_BLOCK4 and not defending and move != tt_move
         if n > 0 and quiet and not pv_node and best > -MATE_BOUND and ply > 0:
             if depth < LMP_COUNT.shape[0] and n >= LMP_COUNT[depth]:
