@@ -206,7 +206,8 @@ def pvs(
     # forbidden points) it rarely does.
     defending = st.class_count[op, C_FLEX4] > 0
     pv_node = beta - alpha > 1
-    static = evaluate(st, tb) if not pv_node and ply > 0 else 0
+    # Only non-PV nodes below the root that answer no open three use the static score.
+    static = evaluate(st, tb) if not pv_node and ply > 0 and not defending else 0
     quiet_opponent = (
         not defending
         and st.class_count[op, C_BLOCK4_FLEX3] == 0
