@@ -214,7 +214,7 @@ class Brain:
 
         def run() -> None:
             try:
-                outcome.append(searcher.search(position, Limit(time=budget)).move)
+                outcome.append(searcher.search(position, Limit(time=budget, spend_all=True)).move)
             finally:
                 done.set()
 

@@ -122,7 +122,7 @@ class MultiPvSearch:
                 if lines and all(_proven(line, depth) for line in lines):
                     break
                 elapsed = time.perf_counter() - start
-                if limit.time is not None and elapsed > self.deepening.time_share * limit.time:
+                if not limit.may_deepen(elapsed, self.deepening.time_share):
                     break
                 if searcher._stop_flag[0]:
                     break

@@ -223,7 +223,7 @@ class Searcher:
             if abs(score) >= MATE_BOUND and MATE - abs(score) <= depth:
                 break
             elapsed = time.perf_counter() - start
-            if limit.time is not None and elapsed > ITERATION_TIME_SHARE * limit.time:
+            if not limit.may_deepen(elapsed, ITERATION_TIME_SHARE):
                 break
             if self._stop_flag[0]:
                 break
