@@ -206,6 +206,15 @@ def test_no_answer_overruns_the_turn_limit() -> None:
     assert max(times) < limit_ms / 1000
 
 
+def test_the_brain_spends_its_move_budget(brain: BrainProcess) -> None:
+    """A move has its turn to itself: the brain searches until its budget (the turn less a
+    safety margin) is used, rather than stopping after an iteration that ends early."""
+    board = Board.from_moves([(7, 7), (8, 8), (6, 8)])
+    move = brain.board(board.moves, MOVE_TIMEOUT)
+    board.check_move(move)
+    assert 0.3 <= brain.last_move_time < LIMIT_MS / 1000
+
+
 class SlowSearcher(Searcher):
     """A searcher that overruns its time limit by far, as a stuck search would."""
 

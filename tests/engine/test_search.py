@@ -135,6 +135,27 @@ def test_time_limit_is_respected() -> None:
     assert time.perf_counter() - start < 0.3 + 0.15
 
 
+def test_a_new_iteration_starts_within_the_share_or_with_spend_all_until_the_time() -> None:
+    assert Limit(time=1.0).may_deepen(0.4, 0.45)
+    assert not Limit(time=1.0).may_deepen(0.5, 0.45)
+    assert Limit(time=1.0, spend_all=True).may_deepen(0.9, 0.45)
+    assert not Limit(time=1.0, spend_all=True).may_deepen(1.0, 0.45)
+    assert Limit(depth=3).may_deepen(100.0, 0.45)
+
+
+def test_spend_all_keeps_deepening_until_the_time_is_up() -> None:
+    board = Board.from_moves([(7, 7), (8, 8), (6, 8), (9, 9)])
+    searcher = Searcher()
+    searcher.search(board, Limit(depth=2))  # load the core before timing
+    searcher.clear()
+    start = time.perf_counter()
+    spent = searcher.search(board, Limit(time=0.4, spend_all=True))
+    elapsed = time.perf_counter() - start
+    assert abs(spent.score) < MATE_BOUND  # an open position: nothing ends the search early
+    assert 0.38 <= elapsed < 0.4 + 0.15
+    assert spent.move in board.legal_moves()
+
+
 def test_stop_flag_ends_an_unlimited_search() -> None:
     searcher = Searcher()
     board = Board.from_moves([(7, 7), (8, 8), (6, 8), (9, 9)])
