@@ -10,9 +10,11 @@ forced win are left out, since the search, not the evaluation, decides them. The
 the evaluation itself: ``sigmoid(eval / K)`` with eval the sum of the cell weights (to
 move, waiting) plus the threat terms. ``K`` is first fitted so that the hand-set weights
 predict the results best, which keeps the fitted weights on the engine's score scale;
-then the weights are fitted by Adam on the cross-entropy, pulled towards the hand-set
-values (an L2 term) so that combinations rarely seen keep sensible values. One game in
-ten is held out to report the loss before and after. Rebuild the shipped file with::
+then the weights are fitted by Adam on the cross-entropy, pulled towards a prior (an L2
+term) so that combinations rarely seen keep sensible values: the hand-set values, or with
+``--prior shipped`` the shipped weights, to refit them on games played with them. One
+game in ten is held out to report the loss of each before and after. Rebuild the shipped
+file with::
 
     python -m engine.tools.tune_data --games 1200 --seed 1 --out games-a.npz
     python -m engine.tools.tune_data --games 800 --seed 2 --out games-b.npz \\
@@ -37,6 +39,7 @@ from engine.kernel.weights import (
     EvalWeights,
     hand_weights,
     save_weights,
+    shipped_weights,
 )
 from engine.tools.tune_data import load_games
 from engine.tools.tune_features import Samples, extract
@@ -159,6 +162,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--steps", type=int, default=2000)
     parser.add_argument("--rate", type=float, default=1.0, help="Adam step, in points")
     parser.add_argument("--reg", type=float, default=1e-6)
+    parser.add_argument(
+        "--prior",
+        choices=("hand", "shipped"),
+        default="hand",
+        help="weights to start from and pull towards: the hand-set ones, or the shipped "
+        "ones (to refit them on newer games)",
+    )
     args = parser.parse_args(argv)
     if not 0.0 <= args.mix <= 1.0:
         parser.error("--mix must be between 0 and 1")
@@ -172,8 +182,15 @@ def main(argv: list[str] | None = None) -> int:
     scale = fit_scale(train, hand)
     print(f"{len(games)} games, {train.size} training and {test.size} held-out positions")
     print(f"K = {scale:.1f}")
-    model = fit(train, hand, scale, mix=args.mix, steps=args.steps, rate=args.rate, reg=args.reg)
-    for name, candidate in (("hand", hand), ("fitted", model)):
+    compared = [("hand", hand)]
+    shipped = shipped_weights()
+    if shipped is not None:
+        compared.append(("shipped", Model.from_weights(shipped)))
+    if args.prior == "shipped" and shipped is None:
+        parser.error("--prior shipped: the package ships no weights")
+    prior = compared[-1][1] if args.prior == "shipped" else hand
+    model = fit(train, prior, scale, mix=args.mix, steps=args.steps, rate=args.rate, reg=args.reg)
+    for name, candidate in (*compared, ("fitted", model)):
         test_p = sigmoid(predict(test, candidate) / scale)
         print(
             f"{name}: held-out loss vs results {cross_entropy(test.result, test_p):.4f}, "

@@ -124,6 +124,21 @@ def test_fit_lowers_the_loss_and_the_tool_writes_loadable_weights(
     assert written.cells.shape == (2, NUM_CANONICAL)
 
 
+@pytest.mark.parametrize("prior", ["hand", "shipped"])
+def test_the_fit_starts_from_the_chosen_prior(
+    games: list[tune_data.GameRecord], tmp_path: Path, prior: str
+) -> None:
+    games_path = tmp_path / "games.npz"
+    tune_data.save_games(games_path, games)
+    out = tmp_path / "weights.npz"
+    assert tune.main([str(games_path), "--out", str(out), "--steps", "0", "--prior", prior]) == 0
+    expected = hand_weights(COMBO_VALUE) if prior == "hand" else shipped_weights()
+    assert expected is not None
+    written = load_weights(out)
+    assert np.array_equal(written.cells, expected.cells)
+    assert np.array_equal(written.threats, expected.threats)
+
+
 def test_training_games_are_repeatable_and_finish() -> None:
     recipe = tune_data.Recipe(nodes=(300,), max_moves=40)
     first = tune_data.play_game(recipe, 7)
