@@ -182,13 +182,13 @@ def main(argv: list[str] | None = None) -> int:
     scale = fit_scale(train, hand)
     print(f"{len(games)} games, {train.size} training and {test.size} held-out positions")
     print(f"K = {scale:.1f}")
-    compared = [("hand", hand)]
     shipped = shipped_weights()
-    if shipped is not None:
-        compared.append(("shipped", Model.from_weights(shipped)))
     if args.prior == "shipped" and shipped is None:
         parser.error("--prior shipped: the package ships no weights")
-    prior = compared[-1][1] if args.prior == "shipped" else hand
+    compared = [("hand", hand)]
+    if shipped is not None:
+        compared.append(("shipped", Model.from_weights(shipped)))
+    prior = dict(compared)[args.prior]
     model = fit(train, prior, scale, mix=args.mix, steps=args.steps, rate=args.rate, reg=args.reg)
     for name, candidate in (*compared, ("fitted", model)):
         test_p = sigmoid(predict(test, candidate) / scale)
