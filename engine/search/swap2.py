@@ -12,7 +12,7 @@ stones), so with a node limit the decision is deterministic. The Gomocup brain
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 
 from engine.game.board import Board
@@ -80,7 +80,7 @@ def _bounded(limit: Limit, deadline: float | None) -> Limit | None:
     left = deadline - time.perf_counter()
     if left < MIN_SEARCH_S:
         return None
-    return Limit(time=min(limit.time or left, left), depth=limit.depth, nodes=limit.nodes)
+    return replace(limit, time=min(limit.time or left, left))
 
 
 def decide(
