@@ -49,7 +49,7 @@ def generate(st: State, hs: Heuristics, ply: int, tt_move: int, keep: int) -> in
         base = (y + PAD) * stride + PAD
         for x in range(x0, x1 + 1):
             i = base + x
-            if st.cells[i] != 0 or st.near[i] == 0:
+            if st.near[i] <= 0:  # occupied, or no stone near
                 continue
             mine = st.klass[me, i]
             theirs = st.klass[op, i]

@@ -47,6 +47,9 @@ I_BOUNDS = 16  # the stones' bounding box, packed (``pack_bounds``)
 I_COUNT = 17
 # The bounds of a board with no stones: an empty range in both axes.
 NO_BOUNDS = 0xFF | (0xFF << 16)
+# What a stone takes off its own cell's ``near`` count, so that one test
+# (``near > 0``) finds the empty cells near the stones.
+NEAR_OCCUPIED = 1 << 12
 # Undo log entries each place may write at most: both sides' shapes of every empty cell on
 # the four lines through the stone.
 UNDO_PER_MOVE = 2 * 4 * 2 * HALF
@@ -64,7 +67,8 @@ class State(NamedTuple):
     class_count: np.ndarray  # int32[2, NUM_CLASSES]: empty cells of each class per side
     eval_sum: np.ndarray  # int64[2, 2]: evaluation weights over empty cells, per side and
     # role (0 to move, 1 waiting; ``Tables.eval_cells``)
-    near: np.ndarray  # int16[n]: stones within two steps along the lines
+    near: np.ndarray  # int16[n]: stones within two steps along the lines, less
+    # NEAR_OCCUPIED on a stone's own cell
     dirs: np.ndarray  # int64[4]: index offsets of the four directions
     column: np.ndarray  # int64[n]: each index's column, padding included
     row: np.ndarray  # int64[n]: each index's row, padding included
@@ -269,6 +273,7 @@ def place(st: State, tb: Tables, i: int, color: int) -> None:
         st.eval_sum[side, 1] -= tb.eval_cells[combo, 1]
         st.class_count[side, st.klass[side, i]] -= 1
     st.cells[i] = color
+    st.near[i] -= NEAR_OCCUPIED
     st.stack[ply] = i
     st.info[I_PLY] = ply + 1
     st.info[I_HASH] ^= tb.zobrist[color, i]
@@ -300,6 +305,7 @@ def remove(st: State, tb: Tables) -> int:
     color = st.cells[i]
     st.info[I_HASH] ^= tb.zobrist[color, i]
     st.cells[i] = 0
+    st.near[i] += NEAR_OCCUPIED
     for d in range(4):
         step = st.dirs[d]
         for sign in (-1, 1):
