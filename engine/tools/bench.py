@@ -61,6 +61,9 @@ def run_bench(
     compile_s = measure_compile()
     say(f"first search (compile/load): {compile_s:.2f} s")
     searcher = Searcher(tt_mb=tt_mb)
+    # Allocate the searcher's tables before anything is timed, as a brain has them after
+    # its first move; each position then starts from cleared (zeroed) tables.
+    searcher.search(positions[0][1], Limit(depth=1))
     plain = PlainSearcher()
     rows: list[dict[str, Any]] = []
     for name, board in positions:

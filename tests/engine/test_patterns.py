@@ -277,3 +277,35 @@ def test_candidate_box_is_the_stones_box_widened_by_two(size: int) -> None:
             i = kstate.point_index(state, x, y)
             if state.cells[i] == 0 and (state.near[i] > 0 or state.klass[:, i].any()):
                 assert x0 <= x <= x1 and y0 <= y <= y1, (x, y)
+
+
+def test_near_counts_the_stones_two_steps_along_the_lines_and_is_negative_on_stones() -> None:
+    """``near`` is, for an empty cell, the number of stones within two steps of it along
+    its four lines, and below zero on a stone, through placements and removals: move
+    generation keeps a cell exactly when ``near`` is above zero."""
+    size = 15
+    rng = np.random.default_rng(7)
+    tables = rule_tables("freestyle", size)
+    state = kstate.new_state(size, False)
+    kstate.init_walls(state, tables)
+    points = [(x, y) for y in range(size) for x in range(size)]
+    stones: dict[tuple[int, int], int] = {}
+    steps = [(1, 0), (0, 1), (1, 1), (1, -1)]
+    for ply, k in enumerate(rng.permutation(len(points))[:60]):
+        kstate.place(state, tables, kstate.point_index(state, *points[k]), 1 + ply % 2)
+        stones[points[k]] = 1
+        if ply % 5 == 4:
+            index = kstate.remove(state, tables)
+            stones.pop(kstate.index_point(state, index))
+        for x, y in points:
+            i = kstate.point_index(state, x, y)
+            if (x, y) in stones:
+                assert state.near[i] < 0, (x, y)
+                continue
+            count = sum(
+                (x + s * k * dx, y + s * k * dy) in stones
+                for dx, dy in steps
+                for s in (-1, 1)
+                for k in (1, 2)
+            )
+            assert state.near[i] == count, (x, y)

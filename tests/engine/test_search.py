@@ -156,6 +156,28 @@ def test_spend_all_keeps_deepening_until_the_time_is_up() -> None:
     assert spent.move in board.legal_moves()
 
 
+def test_clear_zeroes_the_tables_in_place_and_forgets_like_a_fresh_searcher() -> None:
+    board = Board.from_moves([(7, 7), (8, 8), (6, 8), (9, 9), (5, 9)])
+    fresh = Searcher(tt_mb=8).search(board, Limit(nodes=30_000))
+    searcher = Searcher(tt_mb=8)
+    searcher.search(Board.from_moves([(7, 7), (7, 8), (8, 7)]), Limit(depth=6))
+    tt, heuristics = searcher._tt, searcher._heuristics
+    assert tt is not None and heuristics is not None
+    assert tt.slots.any() and heuristics.history.any()
+    searcher.clear()
+    # The same arrays, emptied: nothing is allocated again inside the next search's time.
+    assert searcher._tt is tt and searcher._heuristics is heuristics
+    assert not tt.slots.any()
+    assert not any(array.any() for array in heuristics)
+    again = searcher.search(board, Limit(nodes=30_000))
+    assert (again.move, again.score, again.nodes, again.pv) == (
+        fresh.move,
+        fresh.score,
+        fresh.nodes,
+        fresh.pv,
+    )
+
+
 def test_stop_flag_ends_an_unlimited_search() -> None:
     searcher = Searcher()
     board = Board.from_moves([(7, 7), (8, 8), (6, 8), (9, 9)])
