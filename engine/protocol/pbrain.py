@@ -262,6 +262,18 @@ class Brain:
         else:
             handler(args, received)
 
+    def _new_game_memory(self) -> None:
+        """Forget the last game's search memory. A search that overran its turn may
+        still be winding down in the searcher, and clearing zeroes its tables in place
+        under it: that searcher is dropped instead, and the next move makes a new one."""
+        if self.searcher is None:
+            return
+        if self._pending is not None and self._pending.is_alive():
+            self.searcher = None
+            self._pending = None
+            return
+        self.searcher.clear()
+
     def cmd_start(self, args: list[str], received: float) -> None:
         if len(args) != 1 or not args[0].isdigit():
             raise ProtocolError("START needs one board size, e.g. START 15")
@@ -272,15 +284,13 @@ class Brain:
         # The threat searches' tables depend on the size: build them now, not in move one.
         rule_tables(self.rule.value, size)
         self.board = Board(size, self.rule)
-        if self.searcher is not None:
-            self.searcher.clear()
+        self._new_game_memory()
         self.write("OK")
 
     def cmd_restart(self, args: list[str], received: float) -> None:
         board = self._require_board()
         self.board = Board(board.size, self.rule)
-        if self.searcher is not None:
-            self.searcher.clear()
+        self._new_game_memory()
         self.write("OK")
 
     def cmd_info(self, args: list[str], received: float) -> None:

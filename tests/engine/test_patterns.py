@@ -289,14 +289,14 @@ def test_near_counts_the_stones_two_steps_along_the_lines_and_is_negative_on_sto
     state = kstate.new_state(size, False)
     kstate.init_walls(state, tables)
     points = [(x, y) for y in range(size) for x in range(size)]
-    stones: dict[tuple[int, int], int] = {}
+    stones: set[tuple[int, int]] = set()
     steps = [(1, 0), (0, 1), (1, 1), (1, -1)]
     for ply, k in enumerate(rng.permutation(len(points))[:60]):
         kstate.place(state, tables, kstate.point_index(state, *points[k]), 1 + ply % 2)
-        stones[points[k]] = 1
+        stones.add(points[k])
         if ply % 5 == 4:
             index = kstate.remove(state, tables)
-            stones.pop(kstate.index_point(state, index))
+            stones.remove(kstate.index_point(state, index))
         for x, y in points:
             i = kstate.point_index(state, x, y)
             if (x, y) in stones:

@@ -236,6 +236,42 @@ def test_the_brain_answers_in_time_even_if_the_search_overruns() -> None:
     Board.from_moves([(7, 7), (8, 8)]).check_move(move)
 
 
+class ClearCountingSlowSearcher(SlowSearcher):
+    clears = 0
+
+    def clear(self) -> None:
+        ClearCountingSlowSearcher.clears += 1
+        super().clear()
+
+
+def test_a_new_game_drops_a_searcher_an_overrun_search_still_uses() -> None:
+    """Clearing zeroes the tables in place, so a searcher whose stopped search is still
+    winding down is dropped at RESTART, not cleared under it; once the search has ended,
+    a new game clears the searcher and keeps it."""
+    lines: list[str] = []
+    brain = Brain(lines.append, searcher_factory=ClearCountingSlowSearcher)
+    for command in ("START 15", "INFO timeout_turn 300", "BEGIN"):
+        brain.handle(command, [], time.perf_counter())
+    brain.handle("TURN 8,8", [], time.perf_counter())
+    first = brain.searcher
+    pending = brain._pending
+    assert first is not None and pending is not None
+    pending.join()
+    ClearCountingSlowSearcher.clears = 0
+    brain.handle("RESTART", [], time.perf_counter())
+    assert lines[-1] == "OK"
+    assert brain.searcher is first and ClearCountingSlowSearcher.clears == 1
+
+    brain.handle("BEGIN", [], time.perf_counter())
+    brain.handle("TURN 8,8", [], time.perf_counter())
+    assert brain._pending is not None and brain._pending.is_alive()
+    brain.handle("RESTART", [], time.perf_counter())
+    assert lines[-1] == "OK"
+    assert brain.searcher is None and ClearCountingSlowSearcher.clears == 1
+    brain.handle("BEGIN", [], time.perf_counter())
+    assert lines[-1] == "7,7"
+
+
 def test_mcts_player_answers_legally_and_names_itself() -> None:
     process = BrainProcess([*BRAIN, "--player", "mcts"], name="mcts")
     try:
