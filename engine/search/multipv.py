@@ -58,6 +58,12 @@ class Memory(NamedTuple):
     tt: Tt
     hs: Heuristics
 
+    def clear(self) -> None:
+        """Zero the table and every heuristic array where they are."""
+        self.tt.slots.fill(0)
+        for array in self.hs:
+            array.fill(0)
+
 
 class MultiPvSearch:
     """One multi-PV search of a prepared root: ``first`` is the memory of the first line

@@ -99,13 +99,10 @@ class Searcher:
         The tables are zeroed where they are rather than allocated again, so the next
         search does not pay, inside its time, for the operating system handing out tens
         of megabytes of fresh pages as it touches them."""
-        memories = [self._lines] if self._lines is not None else []
         if self._tt is not None and self._heuristics is not None:
-            memories.append(Memory(self._tt, self._heuristics))
-        for memory in memories:
-            memory.tt.slots.fill(0)
-            for array in memory.hs:
-                array.fill(0)
+            Memory(self._tt, self._heuristics).clear()
+        if self._lines is not None:
+            self._lines.clear()
 
     # -- setting up ---------------------------------------------------------------------
 

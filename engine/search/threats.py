@@ -424,7 +424,7 @@ class _Position:
             base = (y + PAD) * stride + PAD
             for x in range(size):
                 i = base + x
-                if self.st.cells[i] == 0 and self.st.near[i] != 0 and self._legal(i, color):
+                if self.st.near[i] > 0 and self._legal(i, color):  # empty, a stone near
                     out.append(i)
         return out
 

@@ -303,9 +303,9 @@ def test_near_counts_the_stones_two_steps_along_the_lines_and_is_negative_on_sto
                 assert state.near[i] < 0, (x, y)
                 continue
             count = sum(
-                (x + s * k * dx, y + s * k * dy) in stones
+                (x + s * away * dx, y + s * away * dy) in stones
                 for dx, dy in steps
                 for s in (-1, 1)
-                for k in (1, 2)
+                for away in (1, 2)
             )
             assert state.near[i] == count, (x, y)
