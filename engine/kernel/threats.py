@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engine.kernel.cells import first_cell_of_class, winning_flex4_cell
+from engine.kernel.cells import first_cell_of_class, five_cells, winning_flex4_cell
 from engine.kernel.forbidden import forbidden_at
 from engine.kernel.heuristics import MAX_MOVES, Heuristics
 from engine.kernel.movepick import generate
@@ -161,69 +161,105 @@ def vcf(st: State, tb: Tables, hs: Heuristics, ply: int, budget: int) -> int:
 def vct(st: State, tb: Tables, hs: Heuristics, ply: int, budget: int) -> int:
     """Victory by continuous threats for the side to move: plies to the win, or 0.
 
-    Attacking moves are fours and open threes. A four has one forced reply; an open three
-    must be answered, so every defence (blocking points and the defender's own fours)
-    is tried and the attack holds only if it wins against all of them. A defender's
-    four ends the line, which keeps the search sound but conservative."""
+    Attacking moves are open threes and fours; ``budget`` counts the threats in a row.
+    A four has one forced reply; an open three must be answered, so every defence
+    (blocking points and the defender's own fours) is tried and the attack holds only if
+    it wins against all of them. When the defender answers with a four, the attacker
+    blocks it and the defender must still meet the threat that was there."""
     st.info[I_NODES] += 1
     if st.info[I_NODES] >= st.info[I_THREAT_LIMIT] or st.stop[0] != 0:
         return 0
     color = side_to_move(st)
     me = color - 1
     op = 2 - color
-    win = vcf(st, tb, hs, ply, LEAF_VCF_DEPTH + 4)
-    if win > 0:
-        return win
-    if budget <= 0 or ply >= MAX_PLY - 16:
-        return 0
-    if st.class_count[op, C_FIVE] > 0 or st.class_count[op, C_FLEX4] > 0:
-        return 0
-    if st.class_count[me, C_FLEX3] + st.class_count[me, C_FLEX3_2X] == 0:
-        return 0
-    key = st.info[I_HASH] ^ (np.int64(color) << 59) ^ (np.int64(budget) << 52)
-    slot = key & (hs.vct_fail.shape[0] - 1)
-    if hs.vct_fail[slot] == key:
-        return 0
     renju = st.info[I_RENJU] != 0
-    stride = st.info[I_STRIDE]
+    # The moves to try, kept in this ply's row of the score lists (the VCF below uses
+    # the move lists' row).
+    tries = hs.scores[ply]
+    count = 0
+    key = np.int64(0)
+    slot = -1
+    if st.class_count[op, C_FIVE] > 0 and st.class_count[me, C_FIVE] == 0:
+        # The defender's counter-four: the block is forced and spends no threat; the
+        # defender must then still meet a threat of ours.
+        if st.class_count[op, C_FIVE] > 1 or ply >= MAX_PLY - 16:
+            return 0
+        block = first_cell_of_class(st, op, C_FIVE)
+        if renju and color == 1 and forbidden_at(st, block):
+            return 0
+        tries[0] = block
+        count = 1
+    else:
+        win = vcf(st, tb, hs, ply, LEAF_VCF_DEPTH + 4)
+        if win > 0:
+            return win
+        if budget <= 0 or ply >= MAX_PLY - 16:
+            return 0
+        if st.class_count[op, C_FIVE] > 0 or st.class_count[op, C_FLEX4] > 0:
+            return 0
+        if st.class_count[me, C_FLEX3] + st.class_count[me, C_FLEX3_2X] == 0:
+            return 0
+        key = st.info[I_HASH] ^ (np.int64(color) << 59) ^ (np.int64(budget) << 52)
+        slot = key & (hs.vct_fail.shape[0] - 1)
+        if hs.vct_fail[slot] == key:
+            return 0
+        budget -= 1
+        stride = st.info[I_STRIDE]
+        x0, x1, y0, y1 = candidate_box(st)
+        # Threes first (double threes before single ones), then the fours that may set
+        # up the next threat.
+        for wanted in (C_FLEX3_2X, C_FLEX3, C_BLOCK4_FLEX3, C_BLOCK4):
+            for y in range(y0, y1 + 1):
+                base = (y + PAD) * stride + PAD
+                for x in range(x0, x1 + 1):
+                    i = base + x
+                    if st.cells[i] != 0 or st.klass[me, i] != wanted or count >= MAX_MOVES:
+                        continue
+                    if renju and color == 1 and forbidden_at(st, i):
+                        continue
+                    tries[count] = i
+                    count += 1
     reply_ply = ply + 1
-    x0, x1, y0, y1 = candidate_box(st)
-    for wanted in (C_FLEX3_2X, C_FLEX3):
-        for y in range(y0, y1 + 1):
-            base = (y + PAD) * stride + PAD
-            for x in range(x0, x1 + 1):
-                i = base + x
-                if st.cells[i] != 0 or st.klass[me, i] != wanted:
-                    continue
-                if renju and color == 1 and forbidden_at(st, i):
-                    continue
-                place(st, tb, i, color)
-                # Every defence must lose; the defender's moves come from the generator,
-                # which lists only blocks and counter-fours while we threaten.
-                count = generate(st, hs, reply_ply, -1, MAX_MOVES)
-                holds = count > 0
-                longest = 0
-                for n in range(count):
-                    reply = hs.moves[reply_ply, n]
-                    place(st, tb, reply, 3 - color)
-                    result = vct(st, tb, hs, ply + 2, budget - 1)
-                    remove(st, tb)
-                    if result == 0:
-                        holds = False
-                        break
-                    if result > longest:
-                        longest = result
-                remove(st, tb)
-                if count == 0:
-                    # No defence at all, not even a legal block: the threat wins outright.
-                    hs.vcf_line[ply] = i
-                    hs.vcf_line[ply + 1] = -1
-                    return 5
-                if holds:
-                    hs.vcf_line[ply] = i
-                    hs.vcf_line[ply + 1] = -1
-                    return longest + 2
-    if st.stop[0] == 0 and st.info[I_NODES] < st.info[I_THREAT_LIMIT]:
+    for t in range(count):
+        i = tries[t]
+        place(st, tb, i, color)
+        # Every defence must lose; the defender's moves come from the generator, which
+        # lists only blocks and counter-fours while we threaten.
+        if st.class_count[me, C_FIVE] == 0 and st.class_count[me, C_FLEX4] == 0:
+            remove(st, tb)  # a block that leaves no threat: the defender is free
+            continue
+        if st.class_count[me, C_FIVE] > 0:
+            # A four: the block is the only reply (none against two fives).
+            replies = five_cells(st, me, hs.moves[reply_ply, :2])
+            if replies > 1 or (
+                renju and color == 2 and forbidden_at(st, hs.moves[reply_ply, 0])
+            ):
+                replies = 0
+        else:
+            replies = generate(st, hs, reply_ply, -1, MAX_MOVES)
+        longest = 0
+        holds = True
+        for n in range(replies):
+            reply = hs.moves[reply_ply, n]
+            place(st, tb, reply, 3 - color)
+            result = vct(st, tb, hs, ply + 2, budget)
+            remove(st, tb)
+            if result == 0:
+                holds = False
+                break
+            if result > longest:
+                longest = result
+        remove(st, tb)
+        if replies == 0:
+            # No defence at all, not even a legal block: the threat wins outright.
+            hs.vcf_line[ply] = i
+            hs.vcf_line[ply + 1] = -1
+            return 5
+        if holds:
+            hs.vcf_line[ply] = i
+            hs.vcf_line[ply + 1] = -1
+            return longest + 2
+    if slot >= 0 and st.stop[0] == 0 and st.info[I_NODES] < st.info[I_THREAT_LIMIT]:
         hs.vct_fail[slot] = key
     return 0
 
