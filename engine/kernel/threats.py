@@ -177,12 +177,16 @@ def vct(st: State, tb: Tables, hs: Heuristics, ply: int, budget: int) -> int:
     # the move lists' row).
     tries = hs.scores[ply]
     count = 0
-    key = np.int64(0)
-    slot = -1
+    # Positions where no win within ``budget`` threats was found, whichever side made
+    # the last four.
+    key = st.info[I_HASH] ^ (np.int64(color) << 59) ^ (np.int64(budget) << 52)
+    slot = key & (hs.vct_fail.shape[0] - 1)
     if st.class_count[op, C_FIVE] > 0 and st.class_count[me, C_FIVE] == 0:
         # The defender's counter-four: the block is forced and spends no threat; the
         # defender must then still meet a threat of ours.
         if st.class_count[op, C_FIVE] > 1 or ply >= MAX_PLY - 16:
+            return 0
+        if hs.vct_fail[slot] == key:
             return 0
         block = first_cell_of_class(st, op, C_FIVE)
         if renju and color == 1 and forbidden_at(st, block):
@@ -199,8 +203,6 @@ def vct(st: State, tb: Tables, hs: Heuristics, ply: int, budget: int) -> int:
             return 0
         if st.class_count[me, C_FLEX3] + st.class_count[me, C_FLEX3_2X] == 0:
             return 0
-        key = st.info[I_HASH] ^ (np.int64(color) << 59) ^ (np.int64(budget) << 52)
-        slot = key & (hs.vct_fail.shape[0] - 1)
         if hs.vct_fail[slot] == key:
             return 0
         budget -= 1
@@ -259,7 +261,7 @@ def vct(st: State, tb: Tables, hs: Heuristics, ply: int, budget: int) -> int:
             hs.vcf_line[ply] = i
             hs.vcf_line[ply + 1] = -1
             return longest + 2
-    if slot >= 0 and st.stop[0] == 0 and st.info[I_NODES] < st.info[I_THREAT_LIMIT]:
+    if st.stop[0] == 0 and st.info[I_NODES] < st.info[I_THREAT_LIMIT]:
         hs.vct_fail[slot] = key
     return 0
 
@@ -267,9 +269,14 @@ def vct(st: State, tb: Tables, hs: Heuristics, ply: int, budget: int) -> int:
 @njit(cache=True, nogil=True)
 def root_vct(st: State, tb: Tables, hs: Heuristics, budget: int, node_limit: int) -> int:
     """VCT for the side to move at the root, within ``node_limit`` nodes; the first move
-    is left in ``hs.vcf_line[0]``."""
+    is left in ``hs.vcf_line[0]``. Deepened one threat at a time, so the wins with the
+    fewest threats come first and the deeper tries reuse the shallower failures."""
     st.info[I_THREAT_LIMIT] = st.info[I_NODES] + node_limit
-    return vct(st, tb, hs, 0, budget)
+    for threats in range(1, budget + 1):
+        win = vct(st, tb, hs, 0, threats)
+        if win > 0 or st.info[I_NODES] >= st.info[I_THREAT_LIMIT] or st.stop[0] != 0:
+            return win
+    return 0
 
 
 @njit(cache=True, nogil=True)

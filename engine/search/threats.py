@@ -136,7 +136,13 @@ class ThreatSearch:
             self.nodes += pos.nodes - start
             return None
         move, plies, kind = found
-        moves = pos.forced_line(move, self.limits) if line else [pos.point(move)]
+        if line:
+            # The line's own length: the defences it follows may end sooner than the
+            # first win the kernel found.
+            moves = pos.forced_line(move, self.limits)
+            plies = len(moves)
+        else:
+            moves = [pos.point(move)]
         nodes = pos.nodes - start
         self.nodes += nodes
         return ThreatWin(pos.point(move), kind, plies, moves, nodes)
@@ -154,10 +160,15 @@ class ThreatSearch:
         if check.plies == 0:
             self.nodes += pos.nodes - start
             return None
-        moves = pos.forced_line(index, self.limits) if line else [move]
+        plies = check.plies
+        if line:
+            moves = pos.forced_line(index, self.limits)
+            plies = len(moves)
+        else:
+            moves = [move]
         nodes = pos.nodes - start
         self.nodes += nodes
-        return ThreatWin(move, check.kind, check.plies, moves, nodes)
+        return ThreatWin(move, check.kind, plies, moves, nodes)
 
     def winning_moves(self, board: Board, *, most: int | None = None) -> list[ThreatWin]:
         """Every threat move of the side to move that wins by force (without lines),

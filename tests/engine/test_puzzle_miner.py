@@ -35,10 +35,13 @@ def mined() -> list[Puzzle]:
 
 def test_mined_puzzles_are_proven_by_the_engine() -> None:
     puzzles = mined()
-    assert puzzles, "the final attack of this game holds puzzles"
+    wins = [puzzle for puzzle in puzzles if puzzle.goal is Goal.WIN]
+    assert wins, "the final attack of this game holds puzzles"
+    # A defence puzzle (the move before the attack, where one reply alone holds) is
+    # proven again too.
+    assert all(verify(puzzle) for puzzle in puzzles if puzzle.goal is Goal.DEFEND)
     search = ThreatSearch()
-    for puzzle in puzzles:
-        assert puzzle.goal is Goal.WIN
+    for puzzle in wins:
         board = puzzle.board()
         # The first move is the only threat move that wins...
         wins = search.winning_moves(board)

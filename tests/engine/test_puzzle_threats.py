@@ -72,6 +72,22 @@ def test_vct_by_double_three_and_its_line() -> None:
     assert ThreatSearch(ThreatLimits(vct=False)).find_win(board) is None
 
 
+def test_vct_follows_the_defenders_counter_four() -> None:
+    # The double three of ``double_three_board``, but white has a four to make first:
+    # (4, 10) after (1..3, 10), black (0, 10) at the other end. Black blocks it at
+    # (5, 10) and the threes still win.
+    black = [(6, 7), (7, 7), (8, 5), (8, 6), (0, 10)]
+    white = [(1, 10), (2, 10), (3, 10), (14, 0), (14, 14)]
+    board = Board.from_moves([m for pair in zip(black, white, strict=True) for m in pair])
+    win = ThreatSearch().move_wins(board, (8, 7))
+    assert win is not None and win.kind is ThreatKind.VCT
+    assert len(win.line) == win.plies
+    replay_wins(board, win.line)
+    # The defence that lasts longest is the counter-four, met by the block.
+    assert win.line[1:3] in ([(4, 10), (5, 10)], [(5, 10), (4, 10)])
+    assert ThreatSearch().find_win(board) is not None
+
+
 def test_quiet_and_illegal_moves_do_not_win() -> None:
     board = double_three_board()
     search = ThreatSearch()
