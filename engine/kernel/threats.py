@@ -157,15 +157,18 @@ def vcf(st: State, tb: Tables, hs: Heuristics, ply: int, budget: int) -> int:
     return 0
 
 
-@njit(I64(STATE_T, TABLES_T, HEURISTICS_T, I64, I64), cache=True)  # type: ignore[call-overload]
-def vct(st: State, tb: Tables, hs: Heuristics, ply: int, budget: int) -> int:
+@njit(I64(STATE_T, TABLES_T, HEURISTICS_T, I64, I64, I64), cache=True)  # type: ignore[call-overload]
+def vct(st: State, tb: Tables, hs: Heuristics, ply: int, budget: int, complete: int) -> int:
     """Victory by continuous threats for the side to move: plies to the win, or 0.
 
-    Attacking moves are open threes and fours; ``budget`` counts the threats in a row.
-    A four has one forced reply; an open three must be answered, so every defence
-    (blocking points and the defender's own fours) is tried and the attack holds only if
-    it wins against all of them. When the defender answers with a four, the attacker
-    blocks it and the defender must still meet the threat that was there."""
+    Attacking moves are open threes, and with ``complete`` fours as well; ``budget``
+    counts the threats in a row. A four has one forced reply; an open three must be
+    answered, so every defence (blocking points and the defender's own fours) is tried
+    and the attack holds only if it wins against all of them. With ``complete``, when
+    the defender answers with a four the attacker blocks it and the defender must still
+    meet the threat that was there; without, a defender's four ends the line (sound, but
+    it misses the wins that go through a block). The quick form is the searchers' root
+    check, the complete one the threat analysis's (``engine.search.threats``)."""
     st.info[I_NODES] += 1
     if st.info[I_NODES] >= st.info[I_THREAT_LIMIT] or st.stop[0] != 0:
         return 0
@@ -179,9 +182,14 @@ def vct(st: State, tb: Tables, hs: Heuristics, ply: int, budget: int) -> int:
     count = 0
     # Positions where no win within ``budget`` threats was found, whichever side made
     # the last four.
-    key = st.info[I_HASH] ^ (np.int64(color) << 59) ^ (np.int64(budget) << 52)
+    key = (
+        st.info[I_HASH]
+        ^ (np.int64(color) << 59)
+        ^ (np.int64(complete) << 58)
+        ^ (np.int64(budget) << 52)
+    )
     slot = key & (hs.vct_fail.shape[0] - 1)
-    if st.class_count[op, C_FIVE] > 0 and st.class_count[me, C_FIVE] == 0:
+    if complete != 0 and st.class_count[op, C_FIVE] > 0 and st.class_count[me, C_FIVE] == 0:
         # The defender's counter-four: the block is forced and spends no threat; the
         # defender must then still meet a threat of ours.
         if st.class_count[op, C_FIVE] > 1 or ply >= MAX_PLY - 16:
@@ -211,6 +219,8 @@ def vct(st: State, tb: Tables, hs: Heuristics, ply: int, budget: int) -> int:
         # Threes first (double threes before single ones), then the fours that may set
         # up the next threat.
         for wanted in (C_FLEX3_2X, C_FLEX3, C_BLOCK4_FLEX3, C_BLOCK4):
+            if complete == 0 and wanted != C_FLEX3_2X and wanted != C_FLEX3:
+                break
             for y in range(y0, y1 + 1):
                 base = (y + PAD) * stride + PAD
                 for x in range(x0, x1 + 1):
@@ -227,15 +237,13 @@ def vct(st: State, tb: Tables, hs: Heuristics, ply: int, budget: int) -> int:
         place(st, tb, i, color)
         # Every defence must lose; the defender's moves come from the generator, which
         # lists only blocks and counter-fours while we threaten.
-        if st.class_count[me, C_FIVE] == 0 and st.class_count[me, C_FLEX4] == 0:
-            remove(st, tb)  # a block that leaves no threat: the defender is free
+        if complete != 0 and st.class_count[me, C_FIVE] == 0 and st.class_count[me, C_FLEX4] == 0:
+            remove(st, tb)  # no threat left (after a block, say): the defender is free
             continue
         if st.class_count[me, C_FIVE] > 0:
             # A four: the block is the only reply (none against two fives).
             replies = five_cells(st, me, hs.moves[reply_ply, :2])
-            if replies > 1 or (
-                renju and color == 2 and forbidden_at(st, hs.moves[reply_ply, 0])
-            ):
+            if replies > 1 or (renju and color == 2 and forbidden_at(st, hs.moves[reply_ply, 0])):
                 replies = 0
         else:
             replies = generate(st, hs, reply_ply, -1, MAX_MOVES)
@@ -244,7 +252,7 @@ def vct(st: State, tb: Tables, hs: Heuristics, ply: int, budget: int) -> int:
         for n in range(replies):
             reply = hs.moves[reply_ply, n]
             place(st, tb, reply, 3 - color)
-            result = vct(st, tb, hs, ply + 2, budget)
+            result = vct(st, tb, hs, ply + 2, budget, complete)
             remove(st, tb)
             if result == 0:
                 holds = False
@@ -267,13 +275,18 @@ def vct(st: State, tb: Tables, hs: Heuristics, ply: int, budget: int) -> int:
 
 
 @njit(cache=True, nogil=True)
-def root_vct(st: State, tb: Tables, hs: Heuristics, budget: int, node_limit: int) -> int:
+def root_vct(
+    st: State, tb: Tables, hs: Heuristics, budget: int, node_limit: int, complete: bool
+) -> int:
     """VCT for the side to move at the root, within ``node_limit`` nodes; the first move
-    is left in ``hs.vcf_line[0]``. Deepened one threat at a time, so the wins with the
-    fewest threats come first and the deeper tries reuse the shallower failures."""
+    is left in ``hs.vcf_line[0]``. The ``complete`` search (counter-fours followed, fours
+    as threats) deepens one threat at a time, so the wins with the fewest threats come
+    first and the deeper tries reuse the shallower failures."""
     st.info[I_THREAT_LIMIT] = st.info[I_NODES] + node_limit
+    if not complete:
+        return vct(st, tb, hs, 0, budget, 0)
     for threats in range(1, budget + 1):
-        win = vct(st, tb, hs, 0, threats)
+        win = vct(st, tb, hs, 0, threats, 1)
         if win > 0 or st.info[I_NODES] >= st.info[I_THREAT_LIMIT] or st.stop[0] != 0:
             return win
     return 0

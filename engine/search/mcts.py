@@ -235,7 +235,7 @@ class MctsSearcher:
         plies = root_vcf(state, tables, hs, ROOT_VCF_DEPTH)
         # Renju black's threes may be forbidden shapes: only fours are trusted there.
         if plies == 0 and not (board.rule.has_forbidden and board.turn is Color.BLACK):
-            plies = root_vct(state, tables, hs, ROOT_VCT_DEPTH, budget)
+            plies = root_vct(state, tables, hs, ROOT_VCT_DEPTH, budget, False)
         if plies <= 0 or self._stop.is_set():
             return None
         move = index_point(state, int(hs.vcf_line[0]))

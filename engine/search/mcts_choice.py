@@ -151,7 +151,7 @@ def trap(
             place(state, tables, reply, opponent)
             plies = root_vcf(state, tables, hs, ROOT_VCF_DEPTH)
             if plies == 0:
-                plies = root_vct(state, tables, hs, ROOT_VCT_DEPTH, TRAP_VCT_NODES)
+                plies = root_vct(state, tables, hs, ROOT_VCT_DEPTH, TRAP_VCT_NODES, False)
             remove(state, tables)
             # A five at once is a blunder any opponent sees; deeper threats are traps.
             if plies > 1:

@@ -275,7 +275,7 @@ class Searcher:
             # Worst case a threat-search node costs tens of microseconds: keep it to a
             # fraction of the move's time so the main search always gets most of it.
             budget = VCT_NODES if limit.time is None else int(min(VCT_NODES, limit.time * 20_000))
-            win = root_vct(state, tables, hs, ROOT_VCT_DEPTH, budget)
+            win = root_vct(state, tables, hs, ROOT_VCT_DEPTH, budget, False)
             if win > 0 and not self._stop_flag[0]:
                 move = to_point(hs.vcf_line[0])
                 return self._result(move, MATE - win, 1, state, [move], start)

@@ -316,7 +316,9 @@ class _Position:
         if not limits.vct or self._renju_black(color):
             # Renju black's threes may be forbidden shapes: only fours are trusted there.
             return None
-        plies = int(root_vct(self.st, self.tables, self.hs, limits.vct_depth, limits.vct_nodes))
+        plies = int(
+            root_vct(self.st, self.tables, self.hs, limits.vct_depth, limits.vct_nodes, True)
+        )
         if plies > 0:
             return int(self.hs.vcf_line[0]), plies, ThreatKind.VCT
         return None

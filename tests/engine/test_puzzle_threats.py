@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine import Board, Color
+from engine import Board, Color, Searcher
+from engine.kernel.state import index_point
+from engine.kernel.threats import ROOT_VCT_DEPTH, root_vct
 from engine.search.threats import ThreatKind, ThreatLimits, ThreatSearch
 from tests.engine.puzzles import load_puzzle
 
@@ -86,6 +88,14 @@ def test_vct_follows_the_defenders_counter_four() -> None:
     # The defence that lasts longest is the counter-four, met by the block.
     assert win.line[1:3] in ([(4, 10), (5, 10)], [(5, 10), (4, 10)])
     assert ThreatSearch().find_win(board) is not None
+    # The searchers' quick root check stops at the counter-four; the complete one wins.
+    searcher = Searcher()
+    state, tables = searcher._prepare(board)
+    hs = searcher._heuristics
+    assert hs is not None
+    assert root_vct(state, tables, hs, ROOT_VCT_DEPTH, 20_000, False) == 0
+    assert root_vct(state, tables, hs, ROOT_VCT_DEPTH, 20_000, True) > 0
+    assert index_point(state, int(hs.vcf_line[0])) == (8, 7)
 
 
 def test_quiet_and_illegal_moves_do_not_win() -> None:

@@ -92,7 +92,14 @@ class PuzzleMiner:
         return found
 
     def _keep(self, found: list[Puzzle], puzzle: Puzzle | None) -> None:
-        if puzzle is not None and puzzle.key not in self.seen:
+        # The miner's threat search keeps its failure tables from position to position,
+        # so within the same node limits it can reach further than a fresh one: a puzzle
+        # is kept only if a fresh search (the one the site and ``verify`` use) proves it.
+        if (
+            puzzle is not None
+            and puzzle.key not in self.seen
+            and verify(puzzle, self.limits.search)
+        ):
             self.seen.add(puzzle.key)
             found.append(puzzle)
 
