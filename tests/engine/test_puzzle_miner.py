@@ -71,6 +71,14 @@ def test_a_position_with_several_winning_moves_is_rejected() -> None:
         "x", 15, "freestyle", board.moves, Goal.WIN, ThreatKind.VCF, first.line, 9, 1, "test"
     )
     assert not verify(claimed)
+    # The miner keeps only what a fresh search proves.
+    miner = PuzzleMiner()
+    kept: list[Puzzle] = []
+    miner._keep(kept, claimed)
+    assert kept == []
+    good = mined()[0]
+    miner._keep(kept, good)
+    assert kept == [good]
 
 
 def test_a_wrong_solution_does_not_verify() -> None:
