@@ -136,16 +136,7 @@ class ThreatSearch:
             self.nodes += pos.nodes - start
             return None
         move, plies, kind = found
-        if line:
-            # The line's own length: the defences it follows may end sooner than the
-            # first win the kernel found.
-            moves = pos.forced_line(move, self.limits)
-            plies = len(moves)
-        else:
-            moves = [pos.point(move)]
-        nodes = pos.nodes - start
-        self.nodes += nodes
-        return ThreatWin(pos.point(move), kind, plies, moves, nodes)
+        return self._win(pos, start, move, kind, plies, line)
 
     def move_wins(self, board: Board, move: Point, *, line: bool = True) -> ThreatWin | None:
         """Whether playing ``move`` (for the side to move) wins by force: the win it starts,
@@ -160,15 +151,23 @@ class ThreatSearch:
         if check.plies == 0:
             self.nodes += pos.nodes - start
             return None
-        plies = check.plies
+        return self._win(pos, start, index, check.kind, check.plies, line)
+
+    def _win(
+        self, pos: _Position, start: int, move: int, kind: ThreatKind, plies: int, line: bool
+    ) -> ThreatWin:
+        """The win starting with ``move`` (a cell index), with its forced line if asked
+        for; the nodes since ``start`` are counted."""
         if line:
-            moves = pos.forced_line(index, self.limits)
+            # The line's own length: the defences it follows may end sooner than the
+            # first win the kernel found.
+            moves = pos.forced_line(move, self.limits)
             plies = len(moves)
         else:
-            moves = [move]
+            moves = [pos.point(move)]
         nodes = pos.nodes - start
         self.nodes += nodes
-        return ThreatWin(move, check.kind, plies, moves, nodes)
+        return ThreatWin(pos.point(move), kind, plies, moves, nodes)
 
     def winning_moves(self, board: Board, *, most: int | None = None) -> list[ThreatWin]:
         """Every threat move of the side to move that wins by force (without lines),
