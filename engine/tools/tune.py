@@ -20,6 +20,10 @@ file with::
     python -m engine.tools.tune_data --games 800 --seed 2 --out games-b.npz \\
         --openings ../shared/openings/gomocup2026_freestyle15_offset.txt
     python -m engine.tools.tune games-a.npz games-b.npz --out engine/data/eval_weights.npz
+
+``engine.tools.tune_label`` searches a games file's positions again with a larger budget;
+its positions left unsearched carry a score beyond ``MATE_BOUND`` and drop out here with
+the forced wins.
 """
 
 from __future__ import annotations
