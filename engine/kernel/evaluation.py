@@ -38,7 +38,7 @@ from engine.kernel.weights import (
 )
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def cell_score(st: State, defence: int) -> int:
     """The sum of the per-cell weights for the side to move, in points: ours as the side
     to move minus theirs as the side that waits. The root side weighs the opponent's part
@@ -53,7 +53,7 @@ def cell_score(st: State, defence: int) -> int:
     return total // (100 * WEIGHT_UNIT)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def threat_bits(st: State) -> int:
     """The side to move's yes/no threat features as bits (bit ``weights.T_*``)."""
     color = side_to_move(st)

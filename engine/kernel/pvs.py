@@ -74,7 +74,7 @@ NULL_REDUCTION = 2
 NULL_DEPTH_DIVISOR = 5
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _update_pv(hs: Heuristics, ply: int, move: int) -> None:
     hs.pv[ply, ply] = move
     child_len = hs.pv_len[ply + 1]
@@ -96,7 +96,7 @@ def _drop_root_skips(hs: Heuristics, count: int) -> int:
     return kept
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _check_stop(st: State) -> bool:
     if st.info[I_STOPPED] != 0:
         return True

@@ -183,7 +183,7 @@ def _grow_bounds(bounds: int, x: int, y: int) -> int:
     return pack_bounds(x0, x1, y0, y1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def candidate_box(st: State) -> tuple[int, int, int, int]:
     """The board columns ``x0..x1`` and rows ``y0..y1`` (0-based, inclusive) that hold
     every empty cell within two steps of a stone: the stones' box widened by two."""
@@ -379,7 +379,7 @@ def init_walls(st: State, tb: Tables) -> None:
             _refresh_cell(st, tb, i)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def side_to_move(st: State) -> int:
     """1 (black) or 2 (white): black moves at even plies."""
     return 1 + (st.info[I_PLY] & 1)
