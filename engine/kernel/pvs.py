@@ -69,6 +69,12 @@ FUTILITY_MARGIN = np.array([0, 60, 140, 240], dtype=np.int64)
 # RFP_MARGIN * d above beta is taken as a fail high without a search.
 RFP_DEPTH = 4
 RFP_MARGIN = 80
+# ProbCut: from PROBCUT_DEPTH, the first PROBCUT_MOVES moves that are threats or the
+# table move are searched PROBCUT_REDUCTION plies shallower against beta + PROBCUT_MARGIN.
+PROBCUT_DEPTH = 6
+PROBCUT_MOVES = 3
+PROBCUT_REDUCTION = 3
+PROBCUT_MARGIN = 100
 # Null move: searched this much shallower (plus depth / NULL_DEPTH_DIVISOR).
 NULL_REDUCTION = 2
 NULL_DEPTH_DIVISOR = 5
@@ -168,6 +174,8 @@ def pvs(
     key = st.info[I_HASH] ^ (np.int64(color) << 61)
     slot = key & (tt.slots.shape[0] - 1)
     tt_move = -1
+    tt_depth = -64
+    tt_score = 0
     if tt.slots[slot, 0] == key:
         data = tt.slots[slot, 1]
         tt_move = int(data & 0xFFFF) - 1
@@ -239,6 +247,33 @@ def pvs(
         count = _drop_root_skips(hs, count)
     if count == 0:
         return 0 if ply > 0 else evaluate(st, tb)
+
+    # Step 6b. ProbCut: at a deep non-PV node, when one of the first moves (the table move
+    # or a threat) holds a margin above beta in a much shallower search, the full search
+    # would almost surely fail high too.
+    if (
+        not pv_node
+        and ply > 0
+        and depth >= PROBCUT_DEPTH
+        and not defending
+        and abs(beta) < MATE_BOUND - PROBCUT_MARGIN
+        and not (tt_depth >= depth - PROBCUT_REDUCTION and tt_score < beta + PROBCUT_MARGIN)
+    ):
+        raised = beta + PROBCUT_MARGIN
+        for n in range(min(count, PROBCUT_MOVES)):
+            move = hs.moves[ply, n]
+            if move != tt_move and st.klass[me, move] < C_FLEX3:
+                continue
+            place(st, tb, move, color)
+            score = -pvs(
+                st, tb, tt, hs, depth - 1 - PROBCUT_REDUCTION, -raised, -raised + 1, ply + 1
+            )
+            remove(st, tb)
+            if st.info[I_STOPPED] != 0:
+                return 0
+            if score >= raised:
+                tt_store(tt, key, move, depth - PROBCUT_REDUCTION, TT_LOWER, score, ply)
+                return score
 
     # Step 7. Principal variation search over the moves, quiet late moves reduced or,
     # near the leaves, pruned.
