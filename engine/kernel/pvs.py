@@ -42,7 +42,7 @@ from engine.kernel.tables import (
     C_FLEX4,
     Tables,
 )
-from engine.kernel.threats import LEAF_VCF_DEPTH, vcf
+from engine.kernel.threats import LEAF_VCF_DEPTH, LEAF_VCF_NODES, capped_vcf
 from engine.kernel.tt import TT_EXACT, TT_LOWER, TT_UPPER, Tt, tt_store
 
 # Late-move reductions: LMR[depth, n] plies for the n-th move (from 0) at ``depth``.
@@ -200,7 +200,7 @@ def pvs(
         # one the threat search is skipped (plain fours alone rarely win in a few moves,
         # and trying them cost more than half the search's time for few wins).
         if st.class_count[me, C_BLOCK4_FLEX3] > 0:
-            win = vcf(st, tb, hs, ply, LEAF_VCF_DEPTH)
+            win = capped_vcf(st, tb, hs, ply, LEAF_VCF_DEPTH, LEAF_VCF_NODES)
             if win > 0:
                 return MATE - ply - win
         return evaluate(st, tb)

@@ -44,7 +44,8 @@ I_THREAT_LIMIT = 13  # node count at which a threat search gives up
 I_NULL_PLY = 14  # ply of the node reached by a null move (no second one there)
 I_UNDO = 15  # entries in the undo log
 I_BOUNDS = 16  # the stones' bounding box, packed (``pack_bounds``)
-I_COUNT = 17
+I_VCF_LIMIT = 17  # node count at which a VCF gives up (0: no limit; see threats.capped_vcf)
+I_COUNT = 18
 # The bounds of a board with no stones: an empty range in both axes.
 NO_BOUNDS = 0xFF | (0xFF << 16)
 # What a stone takes off its own cell's ``near`` count, so that one test

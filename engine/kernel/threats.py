@@ -14,10 +14,12 @@ from engine.kernel.patterns import F5
 from engine.kernel.signatures import HEURISTICS_T, I64, STATE_T, TABLES_T
 from engine.kernel.state import (
     I_HASH,
+    I_NODE_LIMIT,
     I_NODES,
     I_RENJU,
     I_STRIDE,
     I_THREAT_LIMIT,
+    I_VCF_LIMIT,
     MAX_PLY,
     PAD,
     WALL,
@@ -39,6 +41,11 @@ from engine.kernel.tables import (
 
 LEAF_VCF_DEPTH = 6  # fours in a row tried at the leaves
 ROOT_VCF_DEPTH = 24
+# Nodes a VCF may take: at the root, at the main search's leaves and inside a VCT. In
+# crowded positions where a side has twenty fours to make, a VCF of even six fours runs to
+# millions of nodes (and of two dozen, for hours); a capped search reports no win.
+ROOT_VCF_NODES = 200_000
+LEAF_VCF_NODES = 20_000
 ROOT_VCT_DEPTH = 5
 VCF_BUDGET_MASK = 63  # low bits of a VCF failure entry: the budget that failed
 
@@ -59,6 +66,12 @@ def _five_point_after_four(st: State, tb: Tables, side: int, i: int) -> int:
     return -1
 
 
+@njit(cache=True, inline="always")
+def _vcf_capped(st: State) -> bool:
+    limit = st.info[I_VCF_LIMIT]
+    return limit > 0 and st.info[I_NODES] >= limit
+
+
 @njit(I64(STATE_T, TABLES_T, HEURISTICS_T, I64, I64), cache=True)  # type: ignore[call-overload]
 def vcf(st: State, tb: Tables, hs: Heuristics, ply: int, budget: int) -> int:
     """Victory by continuous fours for the side to move: plies to the win, or 0.
@@ -70,8 +83,9 @@ def vcf(st: State, tb: Tables, hs: Heuristics, ply: int, budget: int) -> int:
     color = side_to_move(st)
     me = color - 1
     op = 2 - color
-    if st.stop[0] != 0:
-        # Out of time: report no win (a win found later in the line would be unproven).
+    if st.stop[0] != 0 or _vcf_capped(st):
+        # Out of time or nodes: report no win (a win found later in the line would be
+        # unproven).
         return 0
     if st.class_count[me, C_FIVE] > 0:
         hs.vcf_line[ply] = first_cell_of_class(st, me, C_FIVE)
@@ -151,10 +165,25 @@ def vcf(st: State, tb: Tables, hs: Heuristics, ply: int, budget: int) -> int:
             hs.vcf_line[ply] = i
             hs.vcf_line[ply + 1] = block
             return result + 2
-    if st.stop[0] == 0:
+        if st.stop[0] != 0 or _vcf_capped(st):
+            return 0
+    if st.stop[0] == 0 and not _vcf_capped(st):
         # Only a finished search proves there is no win here.
         hs.vcf_fail[slot] = key | min(budget, VCF_BUDGET_MASK)
     return 0
+
+
+@njit(cache=True, inline="always")
+def capped_vcf(st: State, tb: Tables, hs: Heuristics, ply: int, budget: int, nodes: int) -> int:
+    """``vcf`` within ``nodes`` nodes (and within any cap an enclosing call has set)."""
+    saved = st.info[I_VCF_LIMIT]
+    limit = st.info[I_NODES] + nodes
+    if 0 < saved < limit:
+        limit = saved
+    st.info[I_VCF_LIMIT] = limit
+    win = vcf(st, tb, hs, ply, budget)
+    st.info[I_VCF_LIMIT] = saved
+    return win
 
 
 @njit(I64(STATE_T, TABLES_T, HEURISTICS_T, I64, I64, I64), cache=True)  # type: ignore[call-overload]
@@ -202,7 +231,7 @@ def vct(st: State, tb: Tables, hs: Heuristics, ply: int, budget: int, complete: 
         tries[0] = block
         count = 1
     else:
-        win = vcf(st, tb, hs, ply, LEAF_VCF_DEPTH + 4)
+        win = capped_vcf(st, tb, hs, ply, LEAF_VCF_DEPTH + 4, LEAF_VCF_NODES)
         if win > 0:
             return win
         if budget <= 0 or ply >= MAX_PLY - 16:
@@ -294,5 +323,11 @@ def root_vct(
 
 @njit(cache=True, nogil=True)
 def root_vcf(st: State, tb: Tables, hs: Heuristics, budget: int) -> int:
-    """VCF for the side to move at the root; the line is left in ``hs.vcf_line``."""
-    return vcf(st, tb, hs, 0, budget)
+    """VCF for the side to move at the root, within ``ROOT_VCF_NODES`` nodes; the line is
+    left in ``hs.vcf_line`` (and within a quarter of the node limit of a search that has
+    one, so that the search itself keeps most of its nodes)."""
+    nodes = ROOT_VCF_NODES
+    limit = st.info[I_NODE_LIMIT]
+    if limit > 0:
+        nodes = min(nodes, max(limit // 4, 1000))
+    return capped_vcf(st, tb, hs, 0, budget, nodes)
