@@ -67,9 +67,10 @@ def _five_point_after_four(st: State, tb: Tables, side: int, i: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def _vcf_capped(st: State) -> bool:
+def _vcf_halted(st: State) -> bool:
+    """Out of time, or past the node cap of the enclosing ``capped_vcf``."""
     limit = st.info[I_VCF_LIMIT]
-    return limit > 0 and st.info[I_NODES] >= limit
+    return st.stop[0] != 0 or (limit > 0 and st.info[I_NODES] >= limit)
 
 
 @njit(I64(STATE_T, TABLES_T, HEURISTICS_T, I64, I64), cache=True)  # type: ignore[call-overload]
@@ -83,9 +84,8 @@ def vcf(st: State, tb: Tables, hs: Heuristics, ply: int, budget: int) -> int:
     color = side_to_move(st)
     me = color - 1
     op = 2 - color
-    if st.stop[0] != 0 or _vcf_capped(st):
-        # Out of time or nodes: report no win (a win found later in the line would be
-        # unproven).
+    if _vcf_halted(st):
+        # Report no win (a win found later in the line would be unproven).
         return 0
     if st.class_count[me, C_FIVE] > 0:
         hs.vcf_line[ply] = first_cell_of_class(st, me, C_FIVE)
@@ -165,9 +165,9 @@ def vcf(st: State, tb: Tables, hs: Heuristics, ply: int, budget: int) -> int:
             hs.vcf_line[ply] = i
             hs.vcf_line[ply + 1] = block
             return result + 2
-        if st.stop[0] != 0 or _vcf_capped(st):
+        if _vcf_halted(st):
             return 0
-    if st.stop[0] == 0 and not _vcf_capped(st):
+    if not _vcf_halted(st):
         # Only a finished search proves there is no win here.
         hs.vcf_fail[slot] = key | min(budget, VCF_BUDGET_MASK)
     return 0
