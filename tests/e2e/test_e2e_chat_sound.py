@@ -99,6 +99,8 @@ def test_moves_sound_only_while_the_switch_is_on(table, ui) -> None:
     guest.reload()
     expect(guest.locator("#toggle-sound")).not_to_be_checked()
     ui.click_point(guest, 8, 8)
+    # The host plays once its page has the guest's move (before that it is not its turn).
+    expect(host.locator("#game")).to_have_attribute("data-move-count", "2")
     ui.click_point(host, 7, 8)
     expect(guest.locator("#game")).to_have_attribute("data-move-count", "3")
     assert played(guest) == []
