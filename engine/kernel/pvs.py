@@ -176,8 +176,8 @@ def pvs(
     tt_move = -1
     tt_depth = -64
     tt_score = 0
-    if tt.slots[slot, 0] == key:
-        data = tt.slots[slot, 1]
+    data = tt.slots[slot, 1]
+    if tt.slots[slot, 0] ^ data == key:
         tt_move = int(data & 0xFFFF) - 1
         tt_depth = int((data >> 16) & 0xFF) - 64
         tt_flag = int((data >> 24) & 0x3)

@@ -1,5 +1,10 @@
 """The transposition table: per slot the position's hash and one packed ``int64`` of data,
-side by side so a probe reads one cache line."""
+side by side so a probe reads one cache line.
+
+The first word holds the hash XOR the data, so an entry is valid only when both words
+belong to the same write: searches running in parallel threads share one table without
+locks, and a slot torn by two threads writing at once reads as a miss, never as another
+position's move or score."""
 
 from __future__ import annotations
 
@@ -16,7 +21,8 @@ TT_UPPER = 3
 
 
 class Tt(NamedTuple):
-    # int64[n, 2]: the key, then move | depth << 16 | flag << 24 | (score + 2**20) << 26
+    # int64[n, 2]: the key XOR the data, then the data:
+    # move | depth << 16 | flag << 24 | (score + 2**20) << 26
     slots: np.ndarray
 
 
@@ -35,7 +41,7 @@ def tt_store(tt: Tt, key: np.int64, move: int, depth: int, flag: int, score: int
         score -= ply
     slot = key & (tt.slots.shape[0] - 1)
     old = tt.slots[slot, 1]
-    if tt.slots[slot, 0] == key and move < 0:
+    if tt.slots[slot, 0] ^ old == key and move < 0:
         move = (old & 0xFFFF) - 1
     packed = (
         np.int64(move + 1)
@@ -43,13 +49,14 @@ def tt_store(tt: Tt, key: np.int64, move: int, depth: int, flag: int, score: int
         | (np.int64(flag) << 24)
         | (np.int64(score + (1 << 20)) << 26)
     )
-    tt.slots[slot, 0] = key
+    tt.slots[slot, 0] = key ^ packed
     tt.slots[slot, 1] = packed
 
 
 @njit(cache=True)
 def tt_move_of(tt: Tt, key: np.int64) -> int:
     slot = key & (tt.slots.shape[0] - 1)
-    if tt.slots[slot, 0] != key:
+    data = tt.slots[slot, 1]
+    if tt.slots[slot, 0] ^ data != key:
         return -1
-    return int(tt.slots[slot, 1] & 0xFFFF) - 1
+    return int(data & 0xFFFF) - 1

@@ -26,6 +26,7 @@ from engine.game.points import MAX_SIZE, MIN_SIZE, Point
 from engine.game.rules import Rule
 from engine.kernel.tables import rule_tables
 from engine.protocol.info import format_info
+from engine.search.helpers import MAX_THREADS
 from engine.search.limit import Limit
 from engine.search.mcts import MctsSearcher
 from engine.search.result import IterationInfo, SearchResult
@@ -124,9 +125,14 @@ class Brain:
         write: Callable[[str], None],
         searcher_factory: Callable[..., BrainSearcher] | None = None,
         player: str = DEFAULT_PLAYER,
+        threads: int = 1,
     ) -> None:
         if player not in SEARCHER_FACTORIES:
             raise ValueError(f"unknown player {player!r}: choose one of {', '.join(PLAYERS)}")
+        if not 1 <= threads <= MAX_THREADS:
+            raise ValueError(f"threads must be between 1 and {MAX_THREADS}")
+        # Search threads of the negamax player (lazy SMP); the MCTS player uses one.
+        self.threads = threads
         self.write = write
         self.player = player
         self.searcher_factory = searcher_factory or SEARCHER_FACTORIES[player]
@@ -135,6 +141,7 @@ class Brain:
         self.time = TimeControl()
         self.searcher: BrainSearcher | None = None
         self._searcher_tt_mb = 0
+        self._searcher_threads = 1
         self._warmed = False
         self._write_lock = threading.Lock()
         self._reporting = False
@@ -151,9 +158,16 @@ class Brain:
 
     def _get_searcher(self) -> BrainSearcher:
         tt_mb = self.time.tt_megabytes()
-        if self.searcher is None or tt_mb != self._searcher_tt_mb:
-            self.searcher = self.searcher_factory(tt_mb=tt_mb, on_iteration=self._report)
+        threads = self.threads if self.player == "negamax" else 1
+        if (
+            self.searcher is None
+            or tt_mb != self._searcher_tt_mb
+            or threads != self._searcher_threads
+        ):
+            extra = {"threads": threads} if threads > 1 else {}
+            self.searcher = self.searcher_factory(tt_mb=tt_mb, on_iteration=self._report, **extra)
             self._searcher_tt_mb = tt_mb
+            self._searcher_threads = threads
         return self.searcher
 
     def _report(self, info: IterationInfo) -> None:
@@ -305,6 +319,9 @@ class Brain:
             self.time.left_ms = max(0, _parse_int(key, value))
         elif key == "max_memory":
             self.time.max_memory = max(0, _parse_int(key, value))
+        elif key == "thread_num":
+            # Not in the Gomocup protocol itself; managers in the Yixin tradition send it.
+            self.threads = min(max(1, _parse_int(key, value)), MAX_THREADS)
         elif key == "rule":
             rule = Rule.from_gomocup(_parse_int(key, value))
             if self.board is not None and rule is not self.board.rule:
@@ -450,14 +467,14 @@ def _read_block(lines: Iterable[str]) -> list[str]:
     raise ProtocolError("a block of lines was not closed by DONE")
 
 
-def serve(stdin: TextIO, stdout: TextIO, player: str = DEFAULT_PLAYER) -> int:
+def serve(stdin: TextIO, stdout: TextIO, player: str = DEFAULT_PLAYER, threads: int = 1) -> int:
     """Run the protocol loop until END or the end of input."""
 
     def write(line: str) -> None:
         stdout.write(line + "\n")
         stdout.flush()
 
-    brain = Brain(write, player=player)
+    brain = Brain(write, player=player, threads=threads)
     lines = iter(stdin.readline, "")
     for raw in lines:
         received = time.perf_counter()
@@ -488,11 +505,21 @@ def main(argv: list[str] | None = None) -> int:
         default=DEFAULT_PLAYER,
         help="which searcher chooses the moves (default: %(default)s)",
     )
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=1,
+        help="search threads of the negamax player (default: %(default)s; "
+        "INFO thread_num sets it too)",
+    )
     try:
         args = parser.parse_args(argv or [])
     except SystemExit as leaving:
         return int(leaving.code or 0)
-    return serve(sys.stdin, sys.stdout, player=args.player)
+    if not 1 <= args.threads <= MAX_THREADS:
+        print(f"gomoku pbrain: --threads must be between 1 and {MAX_THREADS}", file=sys.stderr)
+        return 2
+    return serve(sys.stdin, sys.stdout, player=args.player, threads=args.threads)
 
 
 if __name__ == "__main__":

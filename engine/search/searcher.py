@@ -40,6 +40,7 @@ from engine.kernel.state import (
 from engine.kernel.tables import Tables, rule_tables
 from engine.kernel.threats import ROOT_VCF_DEPTH, ROOT_VCT_DEPTH, root_vcf, root_vct
 from engine.kernel.tt import Tt, new_tt
+from engine.search.helpers import MAX_THREADS, HelperThreads
 from engine.search.limit import Limit
 from engine.search.multipv import MAX_MULTIPV, Deepening, Memory, MultiPvSearch
 from engine.search.result import MATE_BOUND, IterationInfo, PvLine, SearchResult
@@ -72,11 +73,16 @@ class Searcher:
         seed: int | None = None,
         on_iteration: Callable[[IterationInfo], None] | None = None,
         multipv: int = 1,
+        threads: int = 1,
     ) -> None:
         if not 0.1 <= defence <= 5.0:
             raise ValueError("defence must be between 0.1 and 5.0")
         if not 1 <= multipv <= MAX_MULTIPV:
             raise ValueError(f"multipv must be between 1 and {MAX_MULTIPV}")
+        if not 1 <= threads <= MAX_THREADS:
+            raise ValueError(f"threads must be between 1 and {MAX_THREADS}")
+        self.threads = threads
+        self._helpers = HelperThreads(threads - 1)
         self.multipv = multipv
         self.defence = defence
         self.tt_mb = tt_mb
@@ -103,6 +109,7 @@ class Searcher:
             Memory(self._tt, self._heuristics).clear()
         if self._lines is not None:
             self._lines.clear()
+        self._helpers.clear()
 
     # -- setting up ---------------------------------------------------------------------
 
@@ -185,16 +192,36 @@ class Searcher:
         limit: Limit,
         start: float,
     ) -> SearchResult:
-        def to_point(index: int) -> Point:
-            return index_point(state, int(index))
-
         forced = self._root_threat_win(board, state, tables, hs, limit, start)
         if forced is not None:
             self._report(forced)
             return forced
+        max_depth = min(limit.depth or MAX_DEPTH, MAX_DEPTH)
+        # Helpers only under a time limit: node- and depth-limited searches stay exactly
+        # repeatable.
+        if self._helpers.count > 0 and limit.time is not None and limit.nodes is None:
+            self._helpers.run(state, tables, tt, self._stop_flag, max_depth)
+        try:
+            return self._deepen(board, state, tables, tt, hs, limit, start, max_depth)
+        finally:
+            self._helpers.finish(self._stop_flag)
+
+    def _deepen(
+        self,
+        board: Board,
+        state: State,
+        tables: Tables,
+        tt: Tt,
+        hs: Heuristics,
+        limit: Limit,
+        start: float,
+        max_depth: int,
+    ) -> SearchResult:
+        def to_point(index: int) -> Point:
+            return index_point(state, int(index))
+
         fallback = board.legal_moves()
         best: SearchResult | None = None
-        max_depth = min(limit.depth or MAX_DEPTH, MAX_DEPTH)
         score = 0
         for depth in range(1, max_depth + 1):
             if depth >= 3 and best is not None and abs(score) < MATE_BOUND:
@@ -292,7 +319,7 @@ class Searcher:
         start: float,
     ) -> SearchResult:
         elapsed = time.perf_counter() - start
-        nodes = int(state.info[I_NODES])
+        nodes = int(state.info[I_NODES]) + self._helpers.nodes()
         nps = int(nodes / elapsed) if elapsed > 0 else 0
         return SearchResult(move, int(score), depth, nodes, pv, elapsed, nps)
 

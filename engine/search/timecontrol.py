@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 # Time kept back for protocol round trips, the process waking up and Python overhead.
-SAFETY_MARGIN_S = 0.08
-SAFETY_FRACTION = 0.18
+SAFETY_MARGIN_S = 0.06
+SAFETY_FRACTION = 0.08
 FASTEST_BUDGET_S = 0.05
 
 

@@ -300,3 +300,44 @@ def test_unknown_player_is_refused() -> None:
     )
     assert done.returncode == 2
     assert "invalid choice" in done.stderr
+
+
+def test_a_brain_with_two_search_threads_answers_legally_in_time() -> None:
+    process = BrainProcess([*BRAIN, "--threads", "2"], name="ours-2")
+    try:
+        process.start(15, timeout=START_TIMEOUT)
+        process.info("timeout_turn", LIMIT_MS)
+        board = Board.from_moves([(7, 7), (8, 8), (6, 8)])
+        answers = 0
+        while answers < 4 and not board.is_game_over():
+            move = process.board(board.moves, MOVE_TIMEOUT)
+            board.check_move(move)
+            assert process.last_move_time < LIMIT_MS / 1000
+            board.push(move)
+            answers += 1
+            if not board.is_game_over():
+                board.push(board.legal_moves()[0])
+        assert answers >= 2
+        assert any(m.startswith("depth ") for m in process.messages)
+    finally:
+        process.kill()
+
+
+def test_info_thread_num_sets_the_search_threads() -> None:
+    lines: list[str] = []
+    brain = Brain(lines.append)
+    for command in ("START 15", "INFO thread_num 2", "INFO timeout_turn 300", "TURN 7,7"):
+        brain.handle(command, [], time.perf_counter())
+    assert brain.threads == 2
+    searcher = brain.searcher
+    assert isinstance(searcher, Searcher) and searcher.threads == 2
+    brain.handle("INFO thread_num 0", [], time.perf_counter())
+    assert brain.threads == 1
+
+
+def test_bad_thread_counts_are_refused_on_the_command_line() -> None:
+    done = subprocess.run(
+        [*BRAIN, "--threads", "0"], input="", capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 2
+    assert "--threads" in done.stderr
