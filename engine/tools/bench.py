@@ -5,7 +5,9 @@ per second and the depth of the last iteration finished in a fixed time per posi
 search spending the whole time, as the Gomocup brain does); the time to reach a fixed
 depth; and the speed-up over the plain-Python reference negamax (``engine.search.plain``) at an
 equal depth on the same positions (``engine.tools.bench_positions``). Prints a table, or one
-JSON object with ``--json``; ``--quick`` uses fewer positions and shorter times."""
+JSON object with ``--json``; ``--quick`` uses fewer positions and shorter times.
+``--threads N`` runs the timed searches with N search threads (``Searcher(threads=N)``);
+the fixed-depth figures always come from one thread."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ import time
 from typing import Any
 
 from engine.game.board import Board
+from engine.search.helpers import MAX_THREADS
 from engine.search.limit import Limit
 from engine.search.plain import PlainSearcher
 from engine.search.result import MATE_BOUND
@@ -43,6 +46,7 @@ def run_bench(
     depth_cap_s: float | None = None,
     plain_depth: int | None = None,
     tt_mb: int = 64,
+    threads: int = 1,
     progress: Any = None,
 ) -> dict[str, Any]:
     """Run every measurement and return the figures as plain data."""
@@ -61,15 +65,17 @@ def run_bench(
     compile_s = measure_compile()
     say(f"first search (compile/load): {compile_s:.2f} s")
     searcher = Searcher(tt_mb=tt_mb)
+    timer = Searcher(tt_mb=tt_mb, threads=threads) if threads > 1 else searcher
     # Allocate the searcher's tables before anything is timed, as a brain has them after
     # its first move; each position then starts from cleared (zeroed) tables.
     searcher.search(positions[0][1], Limit(depth=1))
+    timer.search(positions[0][1], Limit(depth=1, time=60.0))
     plain = PlainSearcher()
     rows: list[dict[str, Any]] = []
     for name, board in positions:
-        searcher.clear()
+        timer.clear()
         # As the Gomocup brain searches: the whole time, deepening until it is up.
-        timed = searcher.search(board, Limit(time=seconds, spend_all=True))
+        timed = timer.search(board, Limit(time=seconds, spend_all=True))
         searcher.clear()
         deep = searcher.search(board, Limit(depth=target_depth, time=depth_cap_s))
         searcher.clear()
@@ -126,6 +132,7 @@ def run_bench(
         "speedup_vs_plain": round(plain_time / ours_time, 1) if ours_time > 0 else None,
         "positions": rows,
         "quick": quick,
+        "threads": threads,
     }
 
 
@@ -133,7 +140,8 @@ def format_report(figures: dict[str, Any]) -> str:
     lines = [
         f"compile/load (first search): {figures['compile_s']:.2f} s",
         f"nodes/s: {figures['nps']}  (sum nodes / sum time at {figures['depth_time_s']} s"
-        " per position)",
+        f" per position, {figures['threads']} search thread"
+        f"{'s' if figures['threads'] > 1 else ''})",
         f"depth in {figures['depth_time_s']} s: average {figures['depth_1s']}  per position: "
         + " ".join(str(r["depth"]) + ("*" if r["solved"] else "") for r in figures["positions"]),
         "  (* a forced win or loss was found, which cuts the search short: left out of"
@@ -162,17 +170,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, help="time per position for nodes/s, depth")
     parser.add_argument("--depth", type=int, help="the fixed depth to time (default 6)")
     parser.add_argument("--plain-depth", type=int, help="depth of the comparison (default 3)")
+    parser.add_argument(
+        "--threads", type=int, default=1, help="search threads of the timed searches (default 1)"
+    )
     args = parser.parse_args(argv)
     if (args.seconds is not None and args.seconds <= 0) or any(
         v is not None and v < 1 for v in (args.depth, args.plain_depth)
     ):
         print("gomoku bench: --seconds must be positive, depths at least 1", file=sys.stderr)
         return 2
+    if not 1 <= args.threads <= MAX_THREADS:
+        print(f"gomoku bench: --threads must be between 1 and {MAX_THREADS}", file=sys.stderr)
+        return 2
     figures = run_bench(
         quick=args.quick,
         seconds=args.seconds,
         target_depth=args.depth,
         plain_depth=args.plain_depth,
+        threads=args.threads,
         progress=None if args.json else sys.stdout,
     )
     if args.json:

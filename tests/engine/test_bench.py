@@ -38,6 +38,27 @@ def test_bench_quick_json_has_the_figures() -> None:
         Board.from_moves([], size=15).check_move(tuple(row["move"]))
 
 
+def test_bench_times_its_searches_with_the_threads_asked_for() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "webapp.cli", "bench", "--quick", "--json", "--threads", "2"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stdout)
+    assert figures["threads"] == 2 and figures["nps"] > 0
+    refused = subprocess.run(
+        [sys.executable, "-m", "webapp.cli", "bench", "--threads", "0"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
+    assert refused.returncode == 2 and "--threads" in refused.stderr
+
+
 def test_bench_positions_are_legal_unfinished_games() -> None:
     boards = bench_boards()
     assert len(boards) >= 10
