@@ -44,3 +44,17 @@ def new_heuristics(cells: int) -> Heuristics:
         root_skip=np.zeros(cells, dtype=np.int8),
         root_skip_count=np.zeros(1, dtype=np.int32),
     )
+
+
+def age_heuristics(hs: Heuristics) -> None:
+    """Ready memory kept from an earlier search for the next one: old history still
+    orders moves well but must not swamp the new search, and old killers belong to other
+    positions."""
+    hs.history[:] //= 8
+    hs.killers[:] = 0
+
+
+def clear_heuristics(hs: Heuristics) -> None:
+    """Zero every array where it is (a new game)."""
+    for array in hs:
+        array.fill(0)

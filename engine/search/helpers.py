@@ -14,7 +14,12 @@ import threading
 
 import numpy as np
 
-from engine.kernel.heuristics import Heuristics, new_heuristics
+from engine.kernel.heuristics import (
+    Heuristics,
+    age_heuristics,
+    clear_heuristics,
+    new_heuristics,
+)
 from engine.kernel.pvs import search_root
 from engine.kernel.scores import INF, MATE_BOUND
 from engine.kernel.state import I_NODE_LIMIT, I_NODES, I_STOPPED, State, clone_state
@@ -45,13 +50,11 @@ class HelperThreads:
     def clear(self) -> None:
         """Forget what earlier searches taught the helpers (a new game)."""
         for hs in self._heuristics:
-            for array in hs:
-                array.fill(0)
+            clear_heuristics(hs)
 
     def run(self, state: State, tables: Tables, tt: Tt, stop: np.ndarray, max_depth: int) -> None:
         """Start the helpers on copies of ``state`` (prepared for the search, sharing
         ``stop``); they deepen up to ``max_depth`` or until ``stop`` is set."""
-        self.finish(stop)
         cells = state.cells.shape[0]
         if len(self._heuristics) != self.count or (
             self._heuristics and self._heuristics[0].history.shape[1] != cells
@@ -59,8 +62,7 @@ class HelperThreads:
             self._heuristics = [new_heuristics(cells) for _ in range(self.count)]
         else:
             for hs in self._heuristics:
-                hs.history[:] //= 8
-                hs.killers[:] = 0
+                age_heuristics(hs)
         self._states = []
         self._threads = []
         for k in range(self.count):

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from engine.game.board import Board
 from engine.game.points import Point
-from engine.kernel.heuristics import Heuristics
+from engine.kernel.heuristics import Heuristics, clear_heuristics
 from engine.kernel.movepick import generate
 from engine.kernel.pvs import search_root
 from engine.kernel.scores import INF, MATE
@@ -61,8 +61,7 @@ class Memory(NamedTuple):
     def clear(self) -> None:
         """Zero the table and every heuristic array where they are."""
         self.tt.slots.fill(0)
-        for array in self.hs:
-            array.fill(0)
+        clear_heuristics(self.hs)
 
 
 class MultiPvSearch:

@@ -18,7 +18,7 @@ import numpy as np
 from engine.game.board import Board
 from engine.game.errors import GameOverError
 from engine.game.points import Point
-from engine.kernel.heuristics import Heuristics, new_heuristics
+from engine.kernel.heuristics import Heuristics, age_heuristics, new_heuristics
 from engine.kernel.movepick import generate
 from engine.kernel.pvs import search_root
 from engine.kernel.scores import INF, MATE
@@ -129,9 +129,7 @@ class Searcher:
             self._lines = None
             self._shape = shape
         else:
-            # Old history still orders moves well, but must not swamp the new search.
-            self._heuristics.history[:] //= 8
-            self._heuristics.killers[:] = 0
+            age_heuristics(self._heuristics)
         state.info[I_ROOT_COLOR] = int(board.turn)
         state.info[I_DEFENCE] = round(self.defence * 100)
         state.info[I_NOISE] = self.noise
@@ -144,8 +142,7 @@ class Searcher:
         if self._lines is None:
             self._lines = Memory(new_tt(self.tt_mb), new_heuristics(state.cells.shape[0]))
         else:
-            self._lines.hs.history[:] //= 8
-            self._lines.hs.killers[:] = 0
+            age_heuristics(self._lines.hs)
         return self._lines
 
     # -- searching ----------------------------------------------------------------------
@@ -171,6 +168,16 @@ class Searcher:
             timer = threading.Timer(limit.time, self.stop)
             timer.daemon = True
             timer.start()
+        # Helpers only under a time limit: node- and depth-limited searches stay exactly
+        # repeatable.
+        if (
+            self._helpers.count > 0
+            and self.multipv == 1
+            and limit.time is not None
+            and limit.nodes is None
+        ):
+            max_depth = min(limit.depth or MAX_DEPTH, MAX_DEPTH)
+            self._helpers.run(state, tables, tt, self._stop_flag, max_depth)
         try:
             if self.multipv > 1:
                 deepening = Deepening(ASPIRATION_WINDOW, ITERATION_TIME_SHARE, MAX_DEPTH)
@@ -181,6 +188,7 @@ class Searcher:
         finally:
             if timer is not None:
                 timer.cancel()
+            self._helpers.finish(self._stop_flag)
 
     def _iterate(
         self,
@@ -192,36 +200,16 @@ class Searcher:
         limit: Limit,
         start: float,
     ) -> SearchResult:
+        def to_point(index: int) -> Point:
+            return index_point(state, int(index))
+
         forced = self._root_threat_win(board, state, tables, hs, limit, start)
         if forced is not None:
             self._report(forced)
             return forced
-        max_depth = min(limit.depth or MAX_DEPTH, MAX_DEPTH)
-        # Helpers only under a time limit: node- and depth-limited searches stay exactly
-        # repeatable.
-        if self._helpers.count > 0 and limit.time is not None and limit.nodes is None:
-            self._helpers.run(state, tables, tt, self._stop_flag, max_depth)
-        try:
-            return self._deepen(board, state, tables, tt, hs, limit, start, max_depth)
-        finally:
-            self._helpers.finish(self._stop_flag)
-
-    def _deepen(
-        self,
-        board: Board,
-        state: State,
-        tables: Tables,
-        tt: Tt,
-        hs: Heuristics,
-        limit: Limit,
-        start: float,
-        max_depth: int,
-    ) -> SearchResult:
-        def to_point(index: int) -> Point:
-            return index_point(state, int(index))
-
         fallback = board.legal_moves()
         best: SearchResult | None = None
+        max_depth = min(limit.depth or MAX_DEPTH, MAX_DEPTH)
         score = 0
         for depth in range(1, max_depth + 1):
             if depth >= 3 and best is not None and abs(score) < MATE_BOUND:

@@ -17,14 +17,19 @@ from engine.tools.bench_positions import BENCH_POSITIONS, bench_boards
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_bench_quick_json_has_the_figures() -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "webapp.cli", "bench", "--quick", "--json"],
+def bench(*args: str) -> subprocess.CompletedProcess[str]:
+    """``gomoku bench`` with ``args``, run as a real subprocess."""
+    return subprocess.run(
+        [sys.executable, "-m", "webapp.cli", "bench", *args],
         capture_output=True,
         text=True,
         timeout=300,
         cwd=ROOT,
     )
+
+
+def test_bench_quick_json_has_the_figures() -> None:
+    done = bench("--quick", "--json")
     assert done.returncode == 0, done.stderr
     figures = json.loads(done.stdout)
     print({k: v for k, v in figures.items() if k != "positions"})
@@ -39,23 +44,11 @@ def test_bench_quick_json_has_the_figures() -> None:
 
 
 def test_bench_times_its_searches_with_the_threads_asked_for() -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "webapp.cli", "bench", "--quick", "--json", "--threads", "2"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=ROOT,
-    )
+    done = bench("--quick", "--json", "--threads", "2")
     assert done.returncode == 0, done.stderr
     figures = json.loads(done.stdout)
     assert figures["threads"] == 2 and figures["nps"] > 0
-    refused = subprocess.run(
-        [sys.executable, "-m", "webapp.cli", "bench", "--threads", "0"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=ROOT,
-    )
+    refused = bench("--threads", "0")
     assert refused.returncode == 2 and "--threads" in refused.stderr
 
 
