@@ -298,6 +298,13 @@ def format_summary(summary: dict[str, object]) -> str:
     return "\n".join(lines)
 
 
+def _player_name(player: Player, spec: str | None) -> str:
+    """A revision is named by its spec (``rev:main``); a brain by its ABOUT name."""
+    if spec and spec.startswith(REVISION_PREFIX):
+        return spec
+    return _about_name(player)
+
+
 def _about_name(player: Player) -> str:
     try:
         brain = player.launch()
@@ -379,7 +386,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.names:
         engine1.name, engine2.name = args.names
     else:
-        engine1.name, engine2.name = _about_name(engine1), _about_name(engine2)
+        engine1.name = _player_name(engine1, args.engine1)
+        engine2.name = _player_name(engine2, args.engine2)
     if engine1.name == engine2.name:
         engine1.name, engine2.name = engine1.name + "-1", engine2.name + "-2"
 

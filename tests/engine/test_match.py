@@ -16,6 +16,7 @@ from engine.tools.elo import elo_estimate, elo_from_score
 from engine.tools.match import (
     MatchSettings,
     Player,
+    _player_name,
     _Schedule,
     format_summary,
     play_game,
@@ -105,6 +106,16 @@ def test_a_misbehaving_brain_loses(tmp_path: Path, body: str, reason: str) -> No
     assert reason in record.reason
     if reason == "exceeded":
         assert bad.time_losses == 1
+
+
+def test_a_revision_is_named_by_its_spec_and_a_brain_by_its_about_name() -> None:
+    revision = Player("engine1", [sys.executable, "-c", "print('never started')"])
+    assert _player_name(revision, "rev:main") == "rev:main"
+    assert revision.process is None  # a revision is named without starting it
+    seed = Player("engine2", SEED000)
+    name = _player_name(seed, " ".join(SEED000))
+    seed.discard()
+    assert name and name != SEED000[-1]
 
 
 def test_elo_of_even_and_lopsided_scores() -> None:
