@@ -30,7 +30,7 @@ from engine.search.helpers import MAX_THREADS
 from engine.search.limit import Limit
 from engine.search.mcts import MctsSearcher
 from engine.search.result import IterationInfo, SearchResult
-from engine.search.searcher import Searcher
+from engine.search.searcher import DEFAULT_DEFENCE, MAX_DEFENCE, MIN_DEFENCE, Searcher
 from engine.search.swap2 import (
     STONE_COUNTS,
     Swap2Action,
@@ -126,13 +126,18 @@ class Brain:
         searcher_factory: Callable[..., BrainSearcher] | None = None,
         player: str = DEFAULT_PLAYER,
         threads: int = 1,
+        defence: float = DEFAULT_DEFENCE,
     ) -> None:
         if player not in SEARCHER_FACTORIES:
             raise ValueError(f"unknown player {player!r}: choose one of {', '.join(PLAYERS)}")
         if not 1 <= threads <= MAX_THREADS:
             raise ValueError(f"threads must be between 1 and {MAX_THREADS}")
+        if not MIN_DEFENCE <= defence <= MAX_DEFENCE:
+            raise ValueError(f"defence must be between {MIN_DEFENCE} and {MAX_DEFENCE}")
         # Search threads of the negamax player (lazy SMP); the MCTS player uses one.
         self.threads = threads
+        # The negamax player's defence factor (``Searcher``); the MCTS player has none.
+        self.defence = defence
         self.write = write
         self.player = player
         self.searcher_factory = searcher_factory or SEARCHER_FACTORIES[player]
@@ -164,7 +169,9 @@ class Brain:
             or tt_mb != self._searcher_tt_mb
             or threads != self._searcher_threads
         ):
-            extra = {"threads": threads} if threads > 1 else {}
+            extra: dict[str, int | float] = {"threads": threads} if threads > 1 else {}
+            if self.player == "negamax" and self.defence != DEFAULT_DEFENCE:
+                extra["defence"] = self.defence
             self.searcher = self.searcher_factory(tt_mb=tt_mb, on_iteration=self._report, **extra)
             self._searcher_tt_mb = tt_mb
             self._searcher_threads = threads
@@ -467,14 +474,20 @@ def _read_block(lines: Iterable[str]) -> list[str]:
     raise ProtocolError("a block of lines was not closed by DONE")
 
 
-def serve(stdin: TextIO, stdout: TextIO, player: str = DEFAULT_PLAYER, threads: int = 1) -> int:
+def serve(
+    stdin: TextIO,
+    stdout: TextIO,
+    player: str = DEFAULT_PLAYER,
+    threads: int = 1,
+    defence: float = DEFAULT_DEFENCE,
+) -> int:
     """Run the protocol loop until END or the end of input."""
 
     def write(line: str) -> None:
         stdout.write(line + "\n")
         stdout.flush()
 
-    brain = Brain(write, player=player, threads=threads)
+    brain = Brain(write, player=player, threads=threads, defence=defence)
     lines = iter(stdin.readline, "")
     for raw in lines:
         received = time.perf_counter()
@@ -512,6 +525,13 @@ def main(argv: list[str] | None = None) -> int:
         help="search threads of the negamax player (default: %(default)s; "
         "INFO thread_num sets it too)",
     )
+    parser.add_argument(
+        "--defence",
+        type=float,
+        default=DEFAULT_DEFENCE,
+        help="how much the negamax player weighs the opponent's prospects against its own "
+        f"(default: %(default)s; {MIN_DEFENCE} to {MAX_DEFENCE}, above 1 plays safer)",
+    )
     try:
         args = parser.parse_args(argv or [])
     except SystemExit as leaving:
@@ -519,7 +539,15 @@ def main(argv: list[str] | None = None) -> int:
     if not 1 <= args.threads <= MAX_THREADS:
         print(f"gomoku pbrain: --threads must be between 1 and {MAX_THREADS}", file=sys.stderr)
         return 2
-    return serve(sys.stdin, sys.stdout, player=args.player, threads=args.threads)
+    if not MIN_DEFENCE <= args.defence <= MAX_DEFENCE:
+        print(
+            f"gomoku pbrain: --defence must be between {MIN_DEFENCE} and {MAX_DEFENCE}",
+            file=sys.stderr,
+        )
+        return 2
+    return serve(
+        sys.stdin, sys.stdout, player=args.player, threads=args.threads, defence=args.defence
+    )
 
 
 if __name__ == "__main__":

@@ -45,6 +45,10 @@ from engine.search.limit import Limit
 from engine.search.multipv import MAX_MULTIPV, Deepening, Memory, MultiPvSearch
 from engine.search.result import MATE_BOUND, IterationInfo, PvLine, SearchResult
 
+# The defence factor when none is given: the opponent's prospects weigh as much as ours.
+DEFAULT_DEFENCE = 1.0
+MIN_DEFENCE = 0.1
+MAX_DEFENCE = 5.0
 ASPIRATION_WINDOW = 80
 MAX_DEPTH = 60
 # Threat search at the root: its node budget, and the least time a move must have.
@@ -67,7 +71,7 @@ class Searcher:
     def __init__(
         self,
         *,
-        defence: float = 1.0,
+        defence: float = DEFAULT_DEFENCE,
         tt_mb: int = 64,
         noise: int = 0,
         seed: int | None = None,
@@ -75,8 +79,8 @@ class Searcher:
         multipv: int = 1,
         threads: int = 1,
     ) -> None:
-        if not 0.1 <= defence <= 5.0:
-            raise ValueError("defence must be between 0.1 and 5.0")
+        if not MIN_DEFENCE <= defence <= MAX_DEFENCE:
+            raise ValueError(f"defence must be between {MIN_DEFENCE} and {MAX_DEFENCE}")
         if not 1 <= multipv <= MAX_MULTIPV:
             raise ValueError(f"multipv must be between 1 and {MAX_MULTIPV}")
         if not 1 <= threads <= MAX_THREADS:

@@ -341,3 +341,36 @@ def test_bad_thread_counts_are_refused_on_the_command_line() -> None:
     )
     assert done.returncode == 2
     assert "--threads" in done.stderr
+
+
+def test_the_defence_factor_reaches_the_negamax_searcher() -> None:
+    lines: list[str] = []
+    brain = Brain(lines.append, defence=1.5)
+    for command in ("START 15", "INFO timeout_turn 300", "TURN 7,7"):
+        brain.handle(command, [], time.perf_counter())
+    searcher = brain.searcher
+    assert isinstance(searcher, Searcher) and searcher.defence == 1.5
+    assert Brain(lines.append).defence == 1.0
+    with pytest.raises(ValueError, match="defence"):
+        Brain(lines.append, defence=0.0)
+
+
+def test_a_cautious_brain_answers_legally_over_the_protocol() -> None:
+    process = BrainProcess([*BRAIN, "--defence", "1.5"], name="ours-cautious")
+    try:
+        process.start(15, timeout=START_TIMEOUT)
+        process.info("timeout_turn", LIMIT_MS)
+        board = Board.from_moves([(7, 7), (8, 8), (6, 8)])
+        move = process.board(board.moves, MOVE_TIMEOUT)
+        board.check_move(move)
+    finally:
+        process.kill()
+
+
+@pytest.mark.parametrize("value", ["0", "6", "much"])
+def test_bad_defence_factors_are_refused_on_the_command_line(value: str) -> None:
+    done = subprocess.run(
+        [*BRAIN, "--defence", value], input="", capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 2
+    assert "--defence" in done.stderr
