@@ -69,7 +69,8 @@ def run_bench(
     # Allocate the searcher's tables before anything is timed, as a brain has them after
     # its first move; each position then starts from cleared (zeroed) tables.
     searcher.search(positions[0][1], Limit(depth=1))
-    timer.search(positions[0][1], Limit(depth=1, time=60.0))
+    if timer is not searcher:
+        timer.search(positions[0][1], Limit(depth=1, time=60.0))
     plain = PlainSearcher()
     rows: list[dict[str, Any]] = []
     for name, board in positions:

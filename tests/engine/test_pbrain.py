@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 
@@ -22,15 +23,22 @@ MOVE_TIMEOUT = 5.0
 LIMIT_MS = 500
 
 
-@pytest.fixture
-def brain() -> Iterator[BrainProcess]:
-    process = BrainProcess(BRAIN, name="ours")
+@contextmanager
+def started_brain(*options: str, name: str = "ours") -> Iterator[BrainProcess]:
+    """Our brain started with ``options`` for a 15x15 game of ``LIMIT_MS`` a move."""
+    process = BrainProcess([*BRAIN, *options], name=name)
     try:
         process.start(15, timeout=START_TIMEOUT)
-        process.info("timeout_turn", 500)
+        process.info("timeout_turn", LIMIT_MS)
         yield process
     finally:
         process.kill()
+
+
+@pytest.fixture
+def brain() -> Iterator[BrainProcess]:
+    with started_brain() as process:
+        yield process
 
 
 def ask(process: BrainProcess, *lines: str, timeout: float = MOVE_TIMEOUT) -> str:
@@ -303,10 +311,7 @@ def test_unknown_player_is_refused() -> None:
 
 
 def test_a_brain_with_two_search_threads_answers_legally_in_time() -> None:
-    process = BrainProcess([*BRAIN, "--threads", "2"], name="ours-2")
-    try:
-        process.start(15, timeout=START_TIMEOUT)
-        process.info("timeout_turn", LIMIT_MS)
+    with started_brain("--threads", "2", name="ours-2") as process:
         board = Board.from_moves([(7, 7), (8, 8), (6, 8)])
         answers = 0
         while answers < 4 and not board.is_game_over():
@@ -319,8 +324,6 @@ def test_a_brain_with_two_search_threads_answers_legally_in_time() -> None:
                 board.push(board.legal_moves()[0])
         assert answers >= 2
         assert any(m.startswith("depth ") for m in process.messages)
-    finally:
-        process.kill()
 
 
 def test_info_thread_num_sets_the_search_threads() -> None:
@@ -356,15 +359,10 @@ def test_the_defence_factor_reaches_the_negamax_searcher() -> None:
 
 
 def test_a_cautious_brain_answers_legally_over_the_protocol() -> None:
-    process = BrainProcess([*BRAIN, "--defence", "1.5"], name="ours-cautious")
-    try:
-        process.start(15, timeout=START_TIMEOUT)
-        process.info("timeout_turn", LIMIT_MS)
+    with started_brain("--defence", "1.5", name="ours-cautious") as process:
         board = Board.from_moves([(7, 7), (8, 8), (6, 8)])
         move = process.board(board.moves, MOVE_TIMEOUT)
         board.check_move(move)
-    finally:
-        process.kill()
 
 
 @pytest.mark.parametrize("value", ["0", "6", "much"])
