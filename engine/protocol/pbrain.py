@@ -30,7 +30,13 @@ from engine.search.helpers import MAX_THREADS
 from engine.search.limit import Limit
 from engine.search.mcts import MctsSearcher
 from engine.search.result import IterationInfo, SearchResult
-from engine.search.searcher import DEFAULT_DEFENCE, MAX_DEFENCE, MIN_DEFENCE, Searcher
+from engine.search.searcher import (
+    DEFAULT_DEFENCE,
+    MAX_DEFENCE,
+    MIN_DEFENCE,
+    Searcher,
+    check_defence,
+)
 from engine.search.swap2 import (
     STONE_COUNTS,
     Swap2Action,
@@ -132,8 +138,7 @@ class Brain:
             raise ValueError(f"unknown player {player!r}: choose one of {', '.join(PLAYERS)}")
         if not 1 <= threads <= MAX_THREADS:
             raise ValueError(f"threads must be between 1 and {MAX_THREADS}")
-        if not MIN_DEFENCE <= defence <= MAX_DEFENCE:
-            raise ValueError(f"defence must be between {MIN_DEFENCE} and {MAX_DEFENCE}")
+        check_defence(defence)
         # Search threads of the negamax player (lazy SMP); the MCTS player uses one.
         self.threads = threads
         # The negamax player's defence factor (``Searcher``); the MCTS player has none.
@@ -508,6 +513,16 @@ def serve(
     return 0
 
 
+def _defence_option(text: str) -> float:
+    """``--defence``'s value: a number the searcher takes as its defence factor."""
+    try:
+        return check_defence(float(text))
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a defence factor between {MIN_DEFENCE} and {MAX_DEFENCE}"
+        ) from error
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="gomoku pbrain", description="Speak the Gomocup protocol on stdin/stdout."
@@ -527,7 +542,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--defence",
-        type=float,
+        type=_defence_option,
         default=DEFAULT_DEFENCE,
         help="how much the negamax player weighs the opponent's prospects against its own "
         f"(default: %(default)s; {MIN_DEFENCE} to {MAX_DEFENCE}, above 1 plays safer)",
@@ -538,12 +553,6 @@ def main(argv: list[str] | None = None) -> int:
         return int(leaving.code or 0)
     if not 1 <= args.threads <= MAX_THREADS:
         print(f"gomoku pbrain: --threads must be between 1 and {MAX_THREADS}", file=sys.stderr)
-        return 2
-    if not MIN_DEFENCE <= args.defence <= MAX_DEFENCE:
-        print(
-            f"gomoku pbrain: --defence must be between {MIN_DEFENCE} and {MAX_DEFENCE}",
-            file=sys.stderr,
-        )
         return 2
     return serve(
         sys.stdin, sys.stdout, player=args.player, threads=args.threads, defence=args.defence

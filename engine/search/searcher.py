@@ -49,6 +49,15 @@ from engine.search.result import MATE_BOUND, IterationInfo, PvLine, SearchResult
 DEFAULT_DEFENCE = 1.0
 MIN_DEFENCE = 0.1
 MAX_DEFENCE = 5.0
+
+
+def check_defence(defence: float) -> float:
+    """``defence`` if it is a defence factor the searcher takes, else ``ValueError``."""
+    if not MIN_DEFENCE <= defence <= MAX_DEFENCE:
+        raise ValueError(f"defence must be between {MIN_DEFENCE} and {MAX_DEFENCE}")
+    return defence
+
+
 ASPIRATION_WINDOW = 80
 MAX_DEPTH = 60
 # Threat search at the root: its node budget, and the least time a move must have.
@@ -79,8 +88,7 @@ class Searcher:
         multipv: int = 1,
         threads: int = 1,
     ) -> None:
-        if not MIN_DEFENCE <= defence <= MAX_DEFENCE:
-            raise ValueError(f"defence must be between {MIN_DEFENCE} and {MAX_DEFENCE}")
+        check_defence(defence)
         if not 1 <= multipv <= MAX_MULTIPV:
             raise ValueError(f"multipv must be between 1 and {MAX_MULTIPV}")
         if not 1 <= threads <= MAX_THREADS:
