@@ -91,6 +91,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # Engine time per position of a game review (``review``).
         REVIEW_TIME_S=float(os.environ.get("REVIEW_TIME_S") or 0.5),
         CORS_ORIGINS=os.environ.get("CORS_ORIGINS"),
+        # The address people use (``https://gomoku.example``) for links in shared cards.
+        PUBLIC_URL=os.environ.get("PUBLIC_URL") or None,
         SESSION_COOKIE_SECURE=os.environ.get("SESSION_COOKIE_SECURE", "").lower()
         in ("1", "true", "yes"),
         MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
@@ -111,7 +113,16 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from webapp.analysis import wiring as analysis_board
     from webapp.chat.repo import ChatRepo
     from webapp.chat.service import ChatService
-    from webapp.http import api, health, json_body, pages, players_page, rules_page, security
+    from webapp.http import (
+        api,
+        health,
+        json_body,
+        link_preview,
+        pages,
+        players_page,
+        rules_page,
+        security,
+    )
     from webapp.lobby import pages as lobby_pages
     from webapp.puzzles import routes as puzzle_routes
     from webapp.realtime import broadcast, guard
@@ -171,6 +182,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     json_body.init_app(app)
     api.init_app(app)
     pages.init_app(app)
+    link_preview.init_app(app)
     health.init_app(app)
     players_page.init_app(app)
     account_routes.init_app(app)

@@ -28,6 +28,7 @@ from webapp.game.psq import format_psq
 from webapp.game.seat_keys import seat_cookie
 from webapp.game.service import GameService
 from webapp.http.cookies import LANGUAGES, language_of, set_seat_cookie
+from webapp.http.link_preview import meta_for_game
 from webapp.http.security import same_site_path
 from webapp.lobby.presets import DEFAULT_PRESET, PRESET_NAMES
 from webapp.players import identity
@@ -72,7 +73,13 @@ def game(game_id: str) -> Response:
     except GameActionError:
         raise NotFound() from None
     response = make_response(
-        render_template("game.html", game_id=game_id, state=state, lang=language_of(request))
+        render_template(
+            "game.html",
+            game_id=game_id,
+            state=state,
+            lang=language_of(request),
+            meta=meta_for_game(state, game_id),
+        )
     )
     if cookie is not None:
         set_seat_cookie(
