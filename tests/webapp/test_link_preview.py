@@ -16,6 +16,7 @@ import numpy as np
 from socket_helpers import NS, create_game, join
 
 from webapp.http.board_png import BLACK_STONE, CARD_BOARD, WHITE_STONE, WOOD
+from webapp.http.link_preview import CardCache
 
 BOT = {"User-Agent": "Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)"}
 
@@ -176,3 +177,14 @@ def test_cards_link_to_the_public_address_behind_a_proxy(app_factory: Any) -> No
     home = meta(client.get("/lobby?ref=chat", headers=BOT).get_data(as_text=True))
     assert home["og:url"] == "https://gomoku.example/lobby"
     assert home["og:image"] == "https://gomoku.example/card.png"
+
+
+def test_the_picture_cache_keeps_the_most_recently_used() -> None:
+    cache = CardCache(limit=2)
+    cache.put(("a", 1), b"A")
+    cache.put(("b", 1), b"B")
+    assert cache.get(("a", 1)) == b"A"  # now the most recent
+    cache.put(("c", 1), b"C")
+    assert cache.get(("b", 1)) is None
+    assert (cache.get(("a", 1)), cache.get(("c", 1))) == (b"A", b"C")
+    assert cache.get(("a", 2)) is None  # another version is another picture

@@ -35,8 +35,27 @@ RULE_NAMES = {"freestyle": "Freestyle", "standard": "Standard", "renju": "Renju"
 # A short opening, drawn on the site's card.
 SITE_CARD_MOVES = ((7, 7), (8, 6), (8, 8), (6, 8), (9, 9), (10, 10), (7, 9), (6, 10), (9, 7))
 
-_cards: OrderedDict[tuple[str, int], bytes] = OrderedDict()
-_cards_lock = Lock()
+
+class CardCache:
+    """The last ``limit`` game pictures drawn, by game and version (one per app)."""
+
+    def __init__(self, limit: int = CARD_CACHE_SIZE) -> None:
+        self.limit = limit
+        self._cards: OrderedDict[tuple[str, int], bytes] = OrderedDict()
+        self._lock = Lock()
+
+    def get(self, key: tuple[str, int]) -> bytes | None:
+        with self._lock:
+            data = self._cards.get(key)
+            if data is not None:
+                self._cards.move_to_end(key)
+            return data
+
+    def put(self, key: tuple[str, int], data: bytes) -> None:
+        with self._lock:
+            self._cards[key] = data
+            while len(self._cards) > self.limit:
+                self._cards.popitem(last=False)
 
 
 def _external(endpoint: str, **values: Any) -> str:
@@ -145,17 +164,12 @@ def game_card(game_id: str) -> Response:
     except GameActionError:
         raise NotFound() from None
     key = (game_id, int(game.version))
-    with _cards_lock:
-        data = _cards.get(key)
-        if data is not None:
-            _cards.move_to_end(key)
+    cache: CardCache = current_app.extensions["link_cards"]
+    data = cache.get(key)
     if data is None:
         line = game.result.line if game.result is not None else ()
         data = card_png(game.size, list(game.points), line)
-        with _cards_lock:
-            _cards[key] = data
-            while len(_cards) > CARD_CACHE_SIZE:
-                _cards.popitem(last=False)
+        cache.put(key, data)
     # A finished game's picture never changes; a live one's does with every move.
     finished = game.result is not None
     return _png(data, f"{game_id}-{key[1]}", 86_400 if finished else 30)
@@ -199,6 +213,7 @@ def robots() -> Response:
 
 def init_app(app: Flask) -> None:
     app.register_blueprint(bp)
+    app.extensions["link_cards"] = CardCache()
 
     @app.context_processor
     def _default_meta() -> dict[str, Any]:
