@@ -188,3 +188,19 @@ def test_the_picture_cache_keeps_the_most_recently_used() -> None:
     assert cache.get(("b", 1)) is None
     assert (cache.get(("a", 1)), cache.get(("c", 1))) == (b"A", b"C")
     assert cache.get(("a", 2)) is None  # another version is another picture
+
+
+def test_the_web_app_manifest_and_its_icons(client: Any) -> None:
+    reply = client.get("/manifest.webmanifest")
+    assert reply.status_code == 200 and reply.mimetype == "application/manifest+json"
+    manifest = reply.get_json(force=True)
+    assert manifest["start_url"] == "/" and manifest["display"] == "standalone"
+    for icon in manifest["icons"]:
+        side = int(icon["sizes"].split("x")[0])
+        picture = decode_png(client.get(icon["src"]).data)
+        assert picture.shape == (side, side, 4)
+    assert {icon["sizes"] for icon in manifest["icons"]} == {"192x192", "512x512"}
+    assert client.get("/icon-100000.png").status_code == 404
+    assert '<link rel="manifest" href="/manifest.webmanifest">' in client.get("/").get_data(
+        as_text=True
+    )

@@ -2,7 +2,8 @@
 tags of a page (``meta_for_game``, ``site_meta``), the picture of a game's position
 (``GET /g/<id>/card.png``), the site's own card, and the icons browsers, phones and
 crawlers ask for by fixed names (``/favicon.ico``, ``/apple-touch-icon.png``,
-``/robots.txt``).
+``/robots.txt``), and the web app manifest a phone reads to add the site to its home
+screen.
 
 Chat apps unfurl a link with a GET or a HEAD and no cookies; nothing here takes a seat,
 starts engine work or writes anything. A card is drawn once per position (its game and
@@ -11,6 +12,7 @@ answered with 304."""
 
 from __future__ import annotations
 
+import json
 from collections import OrderedDict
 from functools import lru_cache
 from threading import Lock
@@ -180,7 +182,10 @@ def _site_card() -> bytes:
     return card_png(15, SITE_CARD_MOVES)
 
 
-@lru_cache(maxsize=2)
+ICON_SIZES = (32, 180, 192, 512)
+
+
+@lru_cache(maxsize=len(ICON_SIZES))
 def _icon(pixels: int) -> bytes:
     return icon_png(pixels)
 
@@ -200,6 +205,36 @@ def favicon() -> Response:
 @bp.get("/apple-touch-icon.png")
 def touch_icon() -> Response:
     return _png(_icon(180), "touch-icon-1", 7 * 86_400)
+
+
+@bp.get("/icon-<int:pixels>.png")
+def app_icon(pixels: int) -> Response:
+    """The site's mark at the sizes the web app manifest lists."""
+    if pixels not in (192, 512):
+        raise NotFound()
+    return _png(_icon(pixels), f"icon-{pixels}-1", 7 * 86_400)
+
+
+@bp.get("/manifest.webmanifest")
+def manifest() -> Response:
+    """What a phone needs to add the site to its home screen as an app of its own."""
+    body = {
+        "name": "Gomoku · 五子棋",
+        "short_name": "Gomoku",
+        "description": SITE_DESCRIPTION,
+        "start_url": "/",
+        "scope": "/",
+        "display": "standalone",
+        "background_color": "#1d1c1a",
+        "theme_color": "#1d1c1a",
+        "icons": [
+            {"src": f"/icon-{n}.png", "sizes": f"{n}x{n}", "type": "image/png", "purpose": "any"}
+            for n in (192, 512)
+        ],
+    }
+    response = Response(json.dumps(body, ensure_ascii=False), mimetype="application/manifest+json")
+    response.cache_control.max_age = 86_400
+    return response
 
 
 @bp.get("/robots.txt")
