@@ -22,6 +22,7 @@ from engine.kernel.tables import (
 )
 
 BRANCH_LIMIT = 12  # moves tried at an interior node when nothing forces the reply
+PV_BRANCH_LIMIT = 16  # the same at a node of the principal variation below the root
 ROOT_BRANCH_LIMIT = 48
 
 

@@ -15,7 +15,7 @@ from engine.kernel.cells import first_cell_of_class, five_cells, winning_flex4_c
 from engine.kernel.evaluation import evaluate
 from engine.kernel.forbidden import forbidden_at
 from engine.kernel.heuristics import Heuristics
-from engine.kernel.movepick import BRANCH_LIMIT, ROOT_BRANCH_LIMIT, generate
+from engine.kernel.movepick import BRANCH_LIMIT, PV_BRANCH_LIMIT, ROOT_BRANCH_LIMIT, generate
 from engine.kernel.scores import INF, MATE, MATE_BOUND
 from engine.kernel.signatures import HEURISTICS_T, I64, STATE_T, TABLES_T, TT_T
 from engine.kernel.state import (
@@ -242,7 +242,8 @@ def pvs(
     # one ply shallower (its subtree is unknown, the search there is mostly for ordering).
     if tt_move < 0 and depth >= 5 and not defending:
         depth -= 1
-    count = generate(st, hs, ply, tt_move, ROOT_BRANCH_LIMIT if ply == 0 else BRANCH_LIMIT)
+    keep = PV_BRANCH_LIMIT if pv_node else BRANCH_LIMIT
+    count = generate(st, hs, ply, tt_move, ROOT_BRANCH_LIMIT if ply == 0 else keep)
     if ply == 0 and hs.root_skip_count[0] > 0:
         count = _drop_root_skips(hs, count)
     if count == 0:
