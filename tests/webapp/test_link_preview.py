@@ -107,7 +107,8 @@ def test_the_card_follows_the_game_and_is_cached_by_version(
     tags = meta(client.get(f"/g/{game_id}", headers=BOT).get_data(as_text=True))
     version = app.extensions["gomoku"].service.load(game_id).version
     assert tags["og:image"].endswith(f"/g/{game_id}/card.png?v={version}")
-    assert "move 1, white to play" in tags["og:description"]
+    assert "Live: 1 move played, white to play" in tags["og:description"]
+    assert tags["og:image:alt"] == "The board after 1 move"
     after = client.get(f"/g/{game_id}/card.png", headers={"If-None-Match": etag})
     assert after.status_code == 200 and after.headers["ETag"] != etag
     image = decode_png(after.data)

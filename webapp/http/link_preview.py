@@ -69,6 +69,10 @@ def _external(endpoint: str, **values: Any) -> str:
     return url_for(endpoint, _external=True, **values)
 
 
+def _moves(count: int) -> str:
+    return f"{count} move" if count == 1 else f"{count} moves"
+
+
 def _player_name(state: dict[str, Any], seat: str) -> str:
     player = state["players"][seat]
     if player.get("open"):
@@ -91,8 +95,8 @@ def _outcome(state: dict[str, Any]) -> str:
     if result.get("termination") == "aborted":
         return "Aborted."
     if winner is None:
-        return f"Drawn after {moves} moves."
-    return f"{_player_name(state, winner)} ({winner}) won{how} in {moves} moves."
+        return f"Drawn after {_moves(moves)}."
+    return f"{_player_name(state, winner)} ({winner}) won{how} in {_moves(moves)}."
 
 
 def meta_for_game(state: dict[str, Any], game_id: str) -> dict[str, str]:
@@ -115,7 +119,7 @@ def meta_for_game(state: dict[str, Any], game_id: str) -> dict[str, str]:
         turn = str(state.get("turn") or "black")
         title = f"{black} vs {white} · Gomoku"
         description = (
-            f"{setting}. Live, move {moves}, {turn} to play. Open the link to watch."
+            f"{setting}. Live: {_moves(moves)} played, {turn} to play. Open the link to watch."
             if moves
             else f"{setting}. Live, about to start. Open the link to watch."
         )
@@ -125,7 +129,7 @@ def meta_for_game(state: dict[str, Any], game_id: str) -> dict[str, str]:
         "description": description,
         "url": _external("pages.game", game_id=game_id),
         "image": _external("link_preview.game_card", game_id=game_id, v=version),
-        "image_alt": f"The board after {moves} moves" if moves else "An empty board",
+        "image_alt": f"The board after {_moves(moves)}" if moves else "An empty board",
     }
 
 
