@@ -60,13 +60,19 @@ class CardCache:
                 self._cards.popitem(last=False)
 
 
-def _external(endpoint: str, **values: Any) -> str:
-    """An absolute URL for a card: on ``PUBLIC_URL`` when it is set (the address people
-    use, such as ``https://gomoku.example`` behind a proxy), else on the request's host."""
+def _public_base() -> str | None:
+    """``PUBLIC_URL`` without its trailing slash: the address people use, such as
+    ``https://gomoku.example`` behind a proxy; None when unset (the request's host is used)."""
     base = current_app.config.get("PUBLIC_URL")
-    if base:
-        return str(base).rstrip("/") + url_for(endpoint, **values)
-    return url_for(endpoint, _external=True, **values)
+    return str(base).rstrip("/") if base else None
+
+
+def _external(endpoint: str, **values: Any) -> str:
+    """An absolute URL for a card, on the public address when there is one."""
+    base = _public_base()
+    return (
+        base + url_for(endpoint, **values) if base else url_for(endpoint, _external=True, **values)
+    )
 
 
 def _moves(count: int) -> str:
@@ -134,8 +140,8 @@ def meta_for_game(state: dict[str, Any], game_id: str) -> dict[str, str]:
 
 
 def _page_url() -> str:
-    base = current_app.config.get("PUBLIC_URL")
-    return str(base).rstrip("/") + request.path if base else request.base_url
+    base = _public_base()
+    return base + request.path if base else request.base_url
 
 
 def site_meta() -> dict[str, str]:
