@@ -242,8 +242,8 @@ def pvs(
     # one ply shallower (its subtree is unknown, the search there is mostly for ordering).
     if tt_move < 0 and depth >= 5 and not defending:
         depth -= 1
-    keep = PV_BRANCH_LIMIT if pv_node else BRANCH_LIMIT
-    count = generate(st, hs, ply, tt_move, ROOT_BRANCH_LIMIT if ply == 0 else keep)
+    keep = ROOT_BRANCH_LIMIT if ply == 0 else PV_BRANCH_LIMIT if pv_node else BRANCH_LIMIT
+    count = generate(st, hs, ply, tt_move, keep)
     if ply == 0 and hs.root_skip_count[0] > 0:
         count = _drop_root_skips(hs, count)
     if count == 0:
