@@ -24,6 +24,7 @@ def _numba_types() -> tuple[object, object, object, object]:
         np.zeros((3, 1), dtype=np.int64),
         np.zeros((1, 2), dtype=np.int32),
         np.zeros(1, dtype=np.int64),
+        np.zeros(1, dtype=np.int64),
     )
     return (
         numba.typeof(state),

@@ -18,7 +18,15 @@ import numpy as np
 from numba import njit
 
 from engine.kernel.patterns import HALF, NUM_PATTERNS, key_slot
-from engine.kernel.tables import NUM_CLASSES, Tables
+from engine.kernel.tables import (
+    NUM_CLASSES,
+    PACK_CLASS_SHIFT,
+    PACK_VALUE_MASK,
+    PACK_VALUE_SHIFT,
+    PACK_WEIGHT_BITS,
+    PACK_WEIGHT_MASK,
+    Tables,
+)
 
 WALL = 3
 PAD = HALF
@@ -220,13 +228,14 @@ def _refresh_cell(st: State, tb: Tables, j: int) -> None:
 
 
 @njit(cache=True, inline="always")
-def _reshape(st: State, tb: Tables, d: int, j: int, top: int) -> int:
+def _reshape(st: State, tb: Tables, d: int, j: int, key: int, top: int) -> int:
     """Look up the shapes of empty cell ``j`` in direction ``d`` again (its window key
-    there has changed) and move its combination, value, class and the sums with them,
-    logging each old shape at ``top`` of the undo log; returns the new top.
+    there has just become ``key``) and move its combination, value, class and the sums
+    with them, logging each old shape at ``top`` of the undo log; returns the new top.
     Only that direction's shape can change; the combination index moves by the change
-    times the direction's weight."""
-    packed = int(tb.shapes[st.keys[d, j]])
+    times the direction's weight, and one packed word per combination
+    (``Tables.combo_pack``) gives the new weights, value and class."""
+    packed = int(tb.shapes[key])
     weight = COMBO_WEIGHT[d]
     for side in range(2):
         new_shape = (packed >> (4 * side)) & 15
@@ -239,13 +248,19 @@ def _reshape(st: State, tb: Tables, d: int, j: int, top: int) -> int:
         old_index = int(st.combo[side, j])
         index = old_index + (new_shape - old_shape) * weight
         st.combo[side, j] = index
-        st.value[side, j] = tb.combo_value[index]
-        st.eval_sum[side, 0] += tb.eval_cells[index, 0] - tb.eval_cells[old_index, 0]
-        st.eval_sum[side, 1] += tb.eval_cells[index, 1] - tb.eval_cells[old_index, 1]
-        new_class = tb.combo_class[index]
-        st.class_count[side, st.klass[side, j]] -= 1
-        st.class_count[side, new_class] += 1
-        st.klass[side, j] = new_class
+        new_word = tb.combo_pack[index]
+        old_word = tb.combo_pack[old_index]
+        st.value[side, j] = (new_word >> PACK_VALUE_SHIFT) & PACK_VALUE_MASK
+        st.eval_sum[side, 0] += (new_word & PACK_WEIGHT_MASK) - (old_word & PACK_WEIGHT_MASK)
+        st.eval_sum[side, 1] += ((new_word >> PACK_WEIGHT_BITS) & PACK_WEIGHT_MASK) - (
+            (old_word >> PACK_WEIGHT_BITS) & PACK_WEIGHT_MASK
+        )
+        new_class = new_word >> PACK_CLASS_SHIFT
+        old_class = st.klass[side, j]
+        if new_class != old_class:
+            st.class_count[side, old_class] -= 1
+            st.class_count[side, new_class] += 1
+            st.klass[side, j] = new_class
     return top
 
 
@@ -284,14 +299,15 @@ def place(st: State, tb: Tables, i: int, color: int) -> None:
             for k in range(1, HALF + 1):
                 j = i + sign * k * step
                 offset = -sign * k  # where i sits as seen from j
-                st.keys[d, j] |= color << (2 * key_slot(offset))
+                key = st.keys[d, j] | (color << (2 * key_slot(offset)))
+                st.keys[d, j] = key
                 if k <= 2:
                     st.near[j] += 1
                 cell = st.cells[j]
                 if cell == WALL:
                     break
                 if cell == 0:
-                    top = _reshape(st, tb, d, j, top)
+                    top = _reshape(st, tb, d, j, key, top)
     st.info[I_UNDO] = top
 
 
@@ -328,8 +344,9 @@ def remove(st: State, tb: Tables) -> int:
         index = int(st.combo[side, j]) + (old_shape - int(st.shape[side, d, j])) * COMBO_WEIGHT[d]
         st.shape[side, d, j] = old_shape
         st.combo[side, j] = index
-        st.value[side, j] = tb.combo_value[index]
-        st.klass[side, j] = tb.combo_class[index]
+        word = tb.combo_pack[index]
+        st.value[side, j] = (word >> PACK_VALUE_SHIFT) & PACK_VALUE_MASK
+        st.klass[side, j] = word >> PACK_CLASS_SHIFT
     st.info[I_UNDO] = start
     st.info[I_BOUNDS] = st.saved_bounds[ply]
     for side in range(2):

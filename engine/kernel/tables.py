@@ -6,7 +6,9 @@ itself, so one lookup serves both sides.
 ``combo_class``, ``combo_value`` and ``playout_value`` give the combined class, the
 ordering value and the MCTS playout weight of a cell from its four line shapes (indexed by
 ``combo_index``); ``eval_cells`` and ``eval_threats`` are the evaluation's weights
-(``weights``: fitted, shipped as data); ``zobrist`` holds the hash keys of one board size.
+(``weights``: fitted, shipped as data); ``combo_pack`` holds a combination's two cell
+weights, ordering value and class in one word, so that ``place``/``remove`` read one entry
+per changed shape (``pack_combos``); ``zobrist`` holds the hash keys of one board size.
 The combined classes are the vocabulary every compiled search speaks, negamax and MCTS
 alike."""
 
@@ -143,23 +145,62 @@ class Tables(NamedTuple):
     zobrist: np.ndarray  # int64[3, cells]
     eval_cells: np.ndarray  # int32[11**4, 2]: cell weight to move / waiting (weights.py)
     eval_threats: np.ndarray  # int64[NUM_THREAT_TERMS]: side-to-move threat terms
+    combo_pack: np.ndarray  # int64[11**4]: ``eval_cells``, value and class (``pack_combos``)
+
+
+# Fields of a ``combo_pack`` word: the two cell weights offset to be non-negative, the
+# ordering value, the class.
+PACK_WEIGHT_BITS = 22
+PACK_WEIGHT_OFFSET = 1 << (PACK_WEIGHT_BITS - 1)
+PACK_WEIGHT_MASK = (1 << PACK_WEIGHT_BITS) - 1
+PACK_VALUE_SHIFT = 2 * PACK_WEIGHT_BITS
+PACK_VALUE_BITS = 15
+PACK_VALUE_MASK = (1 << PACK_VALUE_BITS) - 1
+PACK_CLASS_SHIFT = PACK_VALUE_SHIFT + PACK_VALUE_BITS
+
+
+def pack_combos(values: np.ndarray, classes: np.ndarray, eval_cells: np.ndarray) -> np.ndarray:
+    """One word per combination: both cell weights (each plus ``PACK_WEIGHT_OFFSET``), the
+    ordering value and the class. A difference of two words' weight fields is the
+    difference of the weights, so the sums move by field differences."""
+    weights = eval_cells.astype(np.int64)
+    if np.abs(weights).max() >= PACK_WEIGHT_OFFSET:
+        raise ValueError(f"cell weights must lie within ±{PACK_WEIGHT_OFFSET - 1}")
+    if values.min() < 0 or values.max() >= 1 << PACK_VALUE_BITS:
+        raise ValueError(f"ordering values must lie within 0..{(1 << PACK_VALUE_BITS) - 1}")
+    return (
+        (weights[:, 0] + PACK_WEIGHT_OFFSET)
+        | ((weights[:, 1] + PACK_WEIGHT_OFFSET) << PACK_WEIGHT_BITS)
+        | (values.astype(np.int64) << PACK_VALUE_SHIFT)
+        | (classes.astype(np.int64) << PACK_CLASS_SHIFT)
+    )
 
 
 _TABLE_CACHE: dict[str, Tables] = {}
-_EVAL_CACHE: list[tuple[np.ndarray, np.ndarray]] = []
+_EVAL_CACHE: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
 
 
 def with_weights(tables: Tables, weights: EvalWeights) -> Tables:
     """The same tables evaluating with other weights."""
+    eval_cells = expand(weights)
     return tables._replace(
-        eval_cells=expand(weights), eval_threats=weights.threats.astype(np.int64)
+        eval_cells=eval_cells,
+        eval_threats=weights.threats.astype(np.int64),
+        combo_pack=pack_combos(tables.combo_value, tables.combo_class, eval_cells),
     )
 
 
-def _default_eval() -> tuple[np.ndarray, np.ndarray]:
+def _default_eval() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     if not _EVAL_CACHE:
         weights = default_weights(COMBO_VALUE)
-        _EVAL_CACHE.append((expand(weights), weights.threats.astype(np.int64)))
+        eval_cells = expand(weights)
+        _EVAL_CACHE.append(
+            (
+                eval_cells,
+                weights.threats.astype(np.int64),
+                pack_combos(COMBO_VALUE, COMBO_CLASS, eval_cells),
+            )
+        )
     return _EVAL_CACHE[0]
 
 
@@ -175,9 +216,16 @@ def rule_tables(rule_name: str, size: int) -> Tables:
     stride = size + 2 * PAD
     rng = np.random.default_rng(20261122 + size)
     zobrist = rng.integers(-(2**62), 2**62, size=(3, stride * stride), dtype=np.int64)
-    eval_cells, eval_threats = _default_eval()
+    eval_cells, eval_threats, combo_pack = _default_eval()
     tables = Tables(
-        shapes, COMBO_VALUE, COMBO_CLASS, COMBO_PLAYOUT_VALUE, zobrist, eval_cells, eval_threats
+        shapes,
+        COMBO_VALUE,
+        COMBO_CLASS,
+        COMBO_PLAYOUT_VALUE,
+        zobrist,
+        eval_cells,
+        eval_threats,
+        combo_pack,
     )
     _TABLE_CACHE[cache_key] = tables
     return tables

@@ -32,11 +32,20 @@ from engine.kernel.tables import (
     C_FLEX3_2X,
     C_FLEX4,
     C_NONE,
+    PACK_CLASS_SHIFT,
+    PACK_VALUE_MASK,
+    PACK_VALUE_SHIFT,
+    PACK_WEIGHT_BITS,
+    PACK_WEIGHT_MASK,
+    PACK_WEIGHT_OFFSET,
     PLAYOUT_CLASS_BONUS,
     PLAYOUT_SHAPE_VALUE,
     combo_index,
+    pack_combos,
     rule_tables,
+    with_weights,
 )
+from engine.kernel.weights import default_weights
 
 
 @njit(cache=True)
@@ -123,3 +132,33 @@ def test_the_rules_share_the_two_definitions_of_five() -> None:
     assert np.array_equal(renju & 15, standard & 15)
     assert np.array_equal(renju >> 4, free >> 4)
     assert not np.array_equal(free & 15, standard & 15)
+
+
+def _unpack(words: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    to_move = (words & PACK_WEIGHT_MASK) - PACK_WEIGHT_OFFSET
+    waiting = ((words >> PACK_WEIGHT_BITS) & PACK_WEIGHT_MASK) - PACK_WEIGHT_OFFSET
+    value = (words >> PACK_VALUE_SHIFT) & PACK_VALUE_MASK
+    return to_move, waiting, value, words >> PACK_CLASS_SHIFT
+
+
+def test_the_packed_combination_words_hold_the_weights_value_and_class() -> None:
+    tables = rule_tables("freestyle", 15)
+    to_move, waiting, value, klass = _unpack(tables.combo_pack)
+    assert np.array_equal(to_move, tables.eval_cells[:, 0])
+    assert np.array_equal(waiting, tables.eval_cells[:, 1])
+    assert np.array_equal(value, tables.combo_value)
+    assert np.array_equal(klass, tables.combo_class)
+    # Other weights get their own words.
+    weights = default_weights(tables.combo_value)
+    weights.cells[0, 1] += 7
+    other = with_weights(tables, weights)
+    assert np.array_equal(_unpack(other.combo_pack)[0], other.eval_cells[:, 0])
+    assert not np.array_equal(other.combo_pack, tables.combo_pack)
+
+
+def test_weights_too_large_to_pack_are_refused() -> None:
+    tables = rule_tables("freestyle", 15)
+    cells = tables.eval_cells.copy()
+    cells[5, 1] = PACK_WEIGHT_OFFSET
+    with pytest.raises(ValueError, match="cell weights"):
+        pack_combos(tables.combo_value, tables.combo_class, cells)
