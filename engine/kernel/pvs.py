@@ -16,6 +16,7 @@ from engine.kernel.evaluation import evaluate
 from engine.kernel.forbidden import forbidden_at
 from engine.kernel.heuristics import Heuristics
 from engine.kernel.movepick import BRANCH_LIMIT, PV_BRANCH_LIMIT, ROOT_BRANCH_LIMIT, generate
+from engine.kernel.prefetch import prefetch_row
 from engine.kernel.scores import INF, MATE, MATE_BOUND
 from engine.kernel.signatures import HEURISTICS_T, I64, STATE_T, TABLES_T, TT_T
 from engine.kernel.state import (
@@ -89,6 +90,14 @@ def _update_pv(hs: Heuristics, ply: int, move: int) -> None:
     hs.pv_len[ply] = child_len if child_len > ply + 1 else ply + 1
 
 
+@njit(cache=True, inline="always")
+def _prefetch_child(st: State, tt: Tt, color: int) -> None:
+    """Start loading the table slot of the position just entered, where the side to
+    move is ``color``'s opponent, before the child's probe needs it."""
+    key = st.info[I_HASH] ^ (np.int64(3 - color) << 61)
+    prefetch_row(tt.slots, key & (tt.slots.shape[0] - 1))
+
+
 @njit(cache=True)
 def _drop_root_skips(hs: Heuristics, count: int) -> int:
     """Remove the root moves a multi-PV search has already chosen from the root's move
@@ -156,6 +165,7 @@ def pvs(
         if lost and ply > 0:
             return -(MATE - ply - 2)
         place(st, tb, block, color)
+        _prefetch_child(st, tt, color)
         score = -pvs(st, tb, tt, hs, depth, -beta, -alpha, ply + 1)
         remove(st, tb)
         if lost:
@@ -229,6 +239,7 @@ def pvs(
             saved_null_ply = st.info[I_NULL_PLY]
             st.info[I_NULL_PLY] = ply + 1
             st.info[I_PLY] += 1
+            _prefetch_child(st, tt, color)
             reduction = NULL_REDUCTION + depth // NULL_DEPTH_DIVISOR
             null_score = -pvs(st, tb, tt, hs, depth - 1 - reduction, -beta, -beta + 1, ply + 1)
             st.info[I_PLY] -= 1
@@ -266,6 +277,7 @@ def pvs(
             if move != tt_move and st.klass[me, move] < C_FLEX3:
                 continue
             place(st, tb, move, color)
+            _prefetch_child(st, tt, color)
             score = -pvs(
                 st, tb, tt, hs, depth - 1 - PROBCUT_REDUCTION, -raised, -raised + 1, ply + 1
             )
@@ -302,6 +314,7 @@ def pvs(
             if futile:
                 continue
         place(st, tb, move, color)
+        _prefetch_child(st, tt, color)
         if n == 0:
             score = -pvs(st, tb, tt, hs, depth - 1, -beta, -alpha, ply + 1)
         else:
