@@ -91,11 +91,17 @@ def _update_pv(hs: Heuristics, ply: int, move: int) -> None:
 
 
 @njit(cache=True, inline="always")
+def _table_key(st: State, color: int) -> np.int64:
+    """The table key of the position with ``color`` to move: the stones' hash with the
+    side to move mixed in."""
+    return st.info[I_HASH] ^ (np.int64(color) << 61)
+
+
+@njit(cache=True, inline="always")
 def _prefetch_child(st: State, tt: Tt, color: int) -> None:
     """Start loading the table slot of the position just entered, where the side to
     move is ``color``'s opponent, before the child's probe needs it."""
-    key = st.info[I_HASH] ^ (np.int64(3 - color) << 61)
-    prefetch_row(tt.slots, key & (tt.slots.shape[0] - 1))
+    prefetch_row(tt.slots, _table_key(st, 3 - color) & (tt.slots.shape[0] - 1))
 
 
 @njit(cache=True)
@@ -181,7 +187,7 @@ def pvs(
         return evaluate(st, tb)
 
     # Step 3. Transposition table.
-    key = st.info[I_HASH] ^ (np.int64(color) << 61)
+    key = _table_key(st, color)
     slot = key & (tt.slots.shape[0] - 1)
     tt_move = -1
     tt_depth = -64

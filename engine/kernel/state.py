@@ -20,12 +20,10 @@ from numba import njit
 from engine.kernel.patterns import HALF, NUM_PATTERNS, key_slot
 from engine.kernel.tables import (
     NUM_CLASSES,
-    PACK_CLASS_SHIFT,
-    PACK_VALUE_MASK,
-    PACK_VALUE_SHIFT,
-    PACK_WEIGHT_BITS,
-    PACK_WEIGHT_MASK,
     Tables,
+    packed_class,
+    packed_value,
+    packed_weight,
 )
 
 WALL = 3
@@ -250,12 +248,10 @@ def _reshape(st: State, tb: Tables, d: int, j: int, key: int, top: int) -> int:
         st.combo[side, j] = index
         new_word = tb.combo_pack[index]
         old_word = tb.combo_pack[old_index]
-        st.value[side, j] = (new_word >> PACK_VALUE_SHIFT) & PACK_VALUE_MASK
-        st.eval_sum[side, 0] += (new_word & PACK_WEIGHT_MASK) - (old_word & PACK_WEIGHT_MASK)
-        st.eval_sum[side, 1] += ((new_word >> PACK_WEIGHT_BITS) & PACK_WEIGHT_MASK) - (
-            (old_word >> PACK_WEIGHT_BITS) & PACK_WEIGHT_MASK
-        )
-        new_class = new_word >> PACK_CLASS_SHIFT
+        st.value[side, j] = packed_value(new_word)
+        st.eval_sum[side, 0] += packed_weight(new_word, 0) - packed_weight(old_word, 0)
+        st.eval_sum[side, 1] += packed_weight(new_word, 1) - packed_weight(old_word, 1)
+        new_class = packed_class(new_word)
         old_class = st.klass[side, j]
         if new_class != old_class:
             st.class_count[side, old_class] -= 1
@@ -345,8 +341,8 @@ def remove(st: State, tb: Tables) -> int:
         st.shape[side, d, j] = old_shape
         st.combo[side, j] = index
         word = tb.combo_pack[index]
-        st.value[side, j] = (word >> PACK_VALUE_SHIFT) & PACK_VALUE_MASK
-        st.klass[side, j] = word >> PACK_CLASS_SHIFT
+        st.value[side, j] = packed_value(word)
+        st.klass[side, j] = packed_class(word)
     st.info[I_UNDO] = start
     st.info[I_BOUNDS] = st.saved_bounds[ply]
     for side in range(2):

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
+from numba import njit
 
 from engine.kernel.patterns import (
     B1,
@@ -174,6 +175,25 @@ def pack_combos(values: np.ndarray, classes: np.ndarray, eval_cells: np.ndarray)
         | (values.astype(np.int64) << PACK_VALUE_SHIFT)
         | (classes.astype(np.int64) << PACK_CLASS_SHIFT)
     )
+
+
+@njit(cache=True, inline="always")
+def packed_weight(word: int, role: int) -> int:
+    """The cell weight in a ``combo_pack`` word for ``role`` (0 to move, 1 waiting), still
+    offset by ``PACK_WEIGHT_OFFSET``: differences of two words' weights need no offset."""
+    return (word >> (PACK_WEIGHT_BITS * role)) & PACK_WEIGHT_MASK
+
+
+@njit(cache=True, inline="always")
+def packed_value(word: int) -> int:
+    """The ordering value in a ``combo_pack`` word."""
+    return (word >> PACK_VALUE_SHIFT) & PACK_VALUE_MASK
+
+
+@njit(cache=True, inline="always")
+def packed_class(word: int) -> int:
+    """The combined class in a ``combo_pack`` word."""
+    return word >> PACK_CLASS_SHIFT
 
 
 _TABLE_CACHE: dict[str, Tables] = {}
