@@ -27,6 +27,8 @@ from engine.kernel.tables import Tables
 from engine.kernel.tt import Tt
 
 MAX_THREADS = 64
+# Helper threads are named this prefix and their number from 1.
+HELPER_THREAD_PREFIX = "search-helper-"
 # Which depths each helper skips, so that the helpers spread over the main search's next
 # depths instead of searching its current one in step: helper k skips depth d when
 # ``(d + SKIP_PHASE[j]) // SKIP_SIZE[j]`` is odd, with ``j = k % 20``. The first helper
@@ -73,7 +75,7 @@ class HelperThreads:
             thread = threading.Thread(
                 target=_deepen,
                 args=(copy, tables, tt, self._heuristics[k], k % len(SKIP_SIZE), max_depth),
-                name=f"search-helper-{k + 1}",
+                name=f"{HELPER_THREAD_PREFIX}{k + 1}",
                 daemon=True,
             )
             self._threads.append(thread)

@@ -12,6 +12,7 @@ import pytest
 
 from engine import Board, Limit, Searcher
 from engine.kernel.tt import TT_EXACT, new_tt, tt_move_of, tt_store
+from engine.search.helpers import HELPER_THREAD_PREFIX
 from engine.search.result import MATE_BOUND
 from tests.engine.puzzles import Puzzle, all_puzzles
 
@@ -58,7 +59,7 @@ def test_a_timed_search_with_helpers_is_legal_in_time_and_counts_their_nodes() -
     assert 0.45 <= elapsed < 0.5 + 0.2
     # The helpers are stopped and joined before the result comes back. (Other tests may
     # leave threads of their own starting or ending, so only the helpers are counted.)
-    assert [t.name for t in threading.enumerate() if t.name.startswith("search-helper-")] == []
+    assert [t.name for t in threading.enumerate() if t.name.startswith(HELPER_THREAD_PREFIX)] == []
     single = Searcher()
     single.search(board, Limit(depth=2))
     alone = single.search(board, Limit(time=0.5, spend_all=True))
