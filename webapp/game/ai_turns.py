@@ -12,7 +12,7 @@ race). ``job_for`` builds the search job of a turn for both."""
 from __future__ import annotations
 
 import logging
-import random
+import secrets
 import threading
 import time
 from abc import ABC, abstractmethod
@@ -50,7 +50,7 @@ def job_for(game: Game, seat: Seat, players: PlayerRegistry) -> AiJob:
         level=int(info.level or 3),
         defence=float(game.settings.get("defence", 1.0)),
         # A fresh seed per move keeps the noisy levels from replaying the same game.
-        seed=random.randrange(2**31),
+        seed=secrets.randbelow(2**31),
         player=player_spec(game, seat, players),
         session=f"{game.id}:{seat.value}",
         opening=opening_ai.task_of(game),

@@ -14,7 +14,7 @@ first player (``opening``)."""
 
 from __future__ import annotations
 
-import random
+import secrets
 from dataclasses import replace
 from typing import Any
 
@@ -41,7 +41,7 @@ def new_from_request(
     mode = Mode(request.mode)
     color = request.color
     if color == "random":
-        color = random.choice(("black", "white"))
+        color = secrets.choice(("black", "white"))
     token: str | None = None
     seats: dict[Seat, SeatInfo] = {}
     settings: dict[str, Any] = {"defence": request.defence}

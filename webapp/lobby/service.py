@@ -18,7 +18,6 @@ method takes the person (id and display name) explicitly."""
 from __future__ import annotations
 
 import logging
-import random
 import secrets
 import threading
 from collections.abc import Callable
@@ -232,7 +231,7 @@ class LobbyService:
         """Create the game of a seek taken by ``taker``; tell both people; return its id."""
         request = seek.request
         creator_seat = (
-            Seat(request.color) if request.color != "random" else random.choice(list(Seat))
+            Seat(request.color) if request.color != "random" else secrets.choice(list(Seat))
         )
         people = {creator_seat: Person(seek.person_id, seek.name), creator_seat.other: taker}
         game_id = new_game_id()
