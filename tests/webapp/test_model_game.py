@@ -3,6 +3,7 @@ plain values with the time passed in."""
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 
 import pytest
@@ -71,6 +72,18 @@ BLACK_FIVE = [(0, 0), (0, 1), (1, 0), (1, 1), (2, 0), (2, 1), (3, 0), (3, 1), (4
 
 
 # -- starting --------------------------------------------------------------------------
+
+
+def test_a_colour_choice_names_its_seat_and_random_draws_both() -> None:
+    assert Seat.chosen("black") is B
+    assert Seat.chosen("white") is W
+    state = random.getstate()
+    drawn = {Seat.chosen("random") for _ in range(200)}
+    assert drawn == {B, W}
+    # AI turns run in background threads: the shared ``random`` state stays untouched.
+    assert random.getstate() == state
+    with pytest.raises(ValueError):
+        Seat.chosen("green")
 
 
 def test_new_game_status_follows_the_seats() -> None:

@@ -14,7 +14,6 @@ first player (``opening``)."""
 
 from __future__ import annotations
 
-import secrets
 from dataclasses import replace
 from typing import Any
 
@@ -39,9 +38,6 @@ def new_from_request(
 ) -> tuple[Game, str | None]:
     """The game ``request`` asks for; ``creator`` (when known) names the creator's seat."""
     mode = Mode(request.mode)
-    color = request.color
-    if color == "random":
-        color = secrets.choice(("black", "white"))
     token: str | None = None
     seats: dict[Seat, SeatInfo] = {}
     settings: dict[str, Any] = {"defence": request.defence}
@@ -54,7 +50,7 @@ def new_from_request(
         settings["players"] = {side.value: player.id for side, player in chosen.items()}
     else:
         token = new_token()
-        mine = Seat(color)
+        mine = Seat.chosen(request.color)
         seats[mine] = SeatInfo(SeatKind.HUMAN, "Guest", None, hash_token(token))
         if creator is not None:
             seats[mine] = replace(seats[mine], name=creator.name, player_id=creator.id)

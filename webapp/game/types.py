@@ -8,6 +8,7 @@ clock or knows about the web: every time is an epoch millisecond passed in by th
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -45,6 +46,13 @@ class Seat(StrEnum):
     @classmethod
     def of_color(cls, color: Color) -> Seat:
         return cls.BLACK if color is Color.BLACK else cls.WHITE
+
+    @classmethod
+    def chosen(cls, choice: str) -> Seat:
+        """The seat a colour choice names: ``"black"``, ``"white"``, or ``"random"`` for
+        one drawn at random (from ``secrets``, leaving the ``random`` module's shared state
+        alone)."""
+        return secrets.choice(list(cls)) if choice == "random" else cls(choice)
 
     @classmethod
     def of_ply(cls, ply: int) -> Seat:

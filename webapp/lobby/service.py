@@ -230,9 +230,7 @@ class LobbyService:
     def start_game(self, seek: Seek, taker: Person) -> str:
         """Create the game of a seek taken by ``taker``; tell both people; return its id."""
         request = seek.request
-        creator_seat = (
-            Seat(request.color) if request.color != "random" else secrets.choice(list(Seat))
-        )
+        creator_seat = Seat.chosen(request.color)
         people = {creator_seat: Person(seek.person_id, seek.name), creator_seat.other: taker}
         game_id = new_game_id()
         seats = {
