@@ -26,6 +26,7 @@ from engine.game.points import MAX_SIZE, MIN_SIZE, Point
 from engine.game.rules import Rule
 from engine.kernel.tables import rule_tables
 from engine.protocol.info import format_info
+from engine.search.heap import settle_heap
 from engine.search.helpers import MAX_THREADS
 from engine.search.limit import Limit
 from engine.search.mcts import MctsSearcher
@@ -202,6 +203,7 @@ class Brain:
             MctsSearcher(tree_mb=1, seed=1).search(board, Limit(nodes=50, time=5.0))
         else:
             Searcher(tt_mb=1).search(board, Limit(depth=2, time=5.0))
+        settle_heap()
         self._warmed = True
 
     def _think(self, received: float) -> Point:

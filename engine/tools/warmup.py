@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 from engine.game.board import Board
+from engine.search.heap import settle_heap
 from engine.search.limit import Limit
 from engine.search.mcts import MctsSearcher
 from engine.search.searcher import Searcher
@@ -64,6 +65,7 @@ def warm_up(*, drop_stale: bool = False) -> float:
         board = Board.from_moves([(7, 7), (8, 8), (8, 7)], size=15, rule=rule)
         Searcher(tt_mb=1).search(board, Limit(nodes=500))
         MctsSearcher(tree_mb=1, seed=1).search(board, Limit(nodes=50))
+    settle_heap()
     return time.perf_counter() - start
 
 
