@@ -28,6 +28,7 @@ from gevent import monkey
 from gevent.event import Event
 from gevent.pywsgi import WSGIHandler, WSGIServer
 
+from engine.search.heap import settle_heap
 from webapp.app import create_app, shutdown_app
 from webapp.realtime.log_budget import limit_logger
 
@@ -67,8 +68,7 @@ def _tune_interpreter() -> None:
     collection of them stops every connection for a tenth of a second or more: what
     exists once the app is built is set aside for good, and collections run less often
     (cycles are rare here: most garbage goes as soon as its last reference does)."""
-    gc.collect()
-    gc.freeze()
+    settle_heap()
     gc.set_threshold(20_000, 20, 50)
 
 
