@@ -14,10 +14,10 @@ REPORT = (
 )
 
 
-def heap_report(setup: str) -> dict[str, Any]:
-    """Run ``setup`` (which sets ``before``, the count of tracked objects to compare
-    with) and return ``before``, the frozen and still tracked counts and the thresholds."""
-    code = f"import gc, json\n{setup}\n{REPORT}\n"
+def heap_report(load: str, settle: str = "") -> dict[str, Any]:
+    """Run ``load``, count the tracked objects (``before``), run ``settle`` and return
+    ``before``, the frozen and still tracked counts and the thresholds."""
+    code = f"import gc, json\n{load}\nbefore = len(gc.get_objects())\n{settle}\n{REPORT}\n"
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=True
     )

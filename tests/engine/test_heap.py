@@ -8,34 +8,29 @@ import pytest
 
 from tests.heap_probe import assert_settled, heap_report
 
+# What each case loads, then how it settles the heap.
 CASES = {
     "settle_heap": (
-        "import numpy, numba\n"
-        "from engine.search.heap import settle_heap\n"
-        "before = len(gc.get_objects())\n"
-        "settle_heap()"
+        "import numpy, numba\nfrom engine.search.heap import settle_heap",
+        "settle_heap()",
     ),
     "command-line warm-up": (
-        "from engine.tools.warmup import warm_up\n"
-        "import engine\n"
-        "before = len(gc.get_objects())\n"
-        "warm_up()"
+        "from engine.tools.warmup import warm_up\nimport engine",
+        "warm_up()",
     ),
     "Gomocup brain": (
-        "from engine.protocol.pbrain import Brain\n"
-        "before = len(gc.get_objects())\n"
-        "brain = Brain(write=lambda line: None)\n"
-        "brain.warm_up()"
+        "from engine.protocol.pbrain import Brain",
+        "brain = Brain(write=lambda line: None)\nbrain.warm_up()",
     ),
 }
 
 
 @pytest.mark.parametrize("case", list(CASES))
 def test_a_warmed_process_exempts_its_loaded_objects_from_collection(case: str) -> None:
-    assert_settled(heap_report(CASES[case]))
+    assert_settled(heap_report(*CASES[case]))
 
 
 def test_without_settling_a_process_keeps_its_objects_tracked() -> None:
-    report = heap_report("import numpy, numba\nbefore = len(gc.get_objects())")
+    report = heap_report("import numpy, numba")
     assert report["frozen"] == 0
     assert report["tracked"] >= report["before"]

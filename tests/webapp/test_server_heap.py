@@ -7,10 +7,6 @@ from tests.heap_probe import assert_settled, heap_report
 
 
 def test_the_server_settles_its_heap_and_collects_less_often() -> None:
-    report = heap_report(
-        "from webapp.server import _tune_interpreter\n"
-        "before = len(gc.get_objects())\n"
-        "_tune_interpreter()"
-    )
+    report = heap_report("from webapp.server import _tune_interpreter", "_tune_interpreter()")
     assert_settled(report)
     assert report["threshold"] == [20_000, 20, 50]
