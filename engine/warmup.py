@@ -5,4 +5,4 @@ from __future__ import annotations
 from engine.tools.warmup import warm_up
 
 if __name__ == "__main__":
-    print(f"engine ready in {warm_up(drop_stale=True):.1f} s")
+    print(f"engine ready in {warm_up():.1f} s")
