@@ -18,14 +18,9 @@ ROOT = Path(engine.__file__).resolve().parent.parent
 KERNEL = ROOT / "engine" / "kernel"
 
 
-def _run(code: str) -> str:
+def _python(*args: str) -> str:
     done = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=600,
-        env={key: value for key, value in os.environ.items() if key != "NUMBA_DISABLE_JIT"},
+        [sys.executable, *args], capture_output=True, text=True, cwd=ROOT, timeout=600
     )
     assert done.returncode == 0, done.stderr
     return done.stdout
@@ -45,9 +40,7 @@ def _compiled() -> dict[str, tuple[int, int]]:
 
 @pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1", reason="no compiled code")
 def test_a_process_after_the_warm_up_loads_its_cache_as_it_is() -> None:
-    assert "engine ready in" in _run(
-        "import runpy; runpy.run_module('engine.tools.warmup', run_name='__main__')"
-    )
+    assert "engine ready in" in _python("-m", "engine.tools.warmup")
     before = _compiled()
     assert any(name.endswith(".nbi") for name in before)
     stamps = [folder / STAMP_NAME for folder in cache_folders(KERNEL) if folder.is_dir()]
@@ -55,7 +48,7 @@ def test_a_process_after_the_warm_up_loads_its_cache_as_it_is() -> None:
     assert stamped
 
     # What a site worker or the brain does when it starts.
-    _run("from engine.tools.warmup import warm_up; warm_up()")
+    _python("-c", "from engine.tools.warmup import warm_up; warm_up()")
 
     assert _compiled() == before
     assert {str(path): path.read_text() for path in stamps if path.is_file()} == stamped
