@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.tools.warmup import warm_up
+from engine.tools.warmup import main
 
 if __name__ == "__main__":
-    print(f"engine ready in {warm_up():.1f} s")
+    main()

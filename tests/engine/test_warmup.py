@@ -11,11 +11,12 @@ from pathlib import Path
 
 import pytest
 
-import engine
+from engine.kernel import cache_stamp
 from engine.kernel.cache_stamp import CACHE_SUFFIXES, STAMP_NAME, cache_folders
 
-ROOT = Path(engine.__file__).resolve().parent.parent
-KERNEL = ROOT / "engine" / "kernel"
+# The kernel folder whose cache the import refreshes, and the project root above it.
+KERNEL = Path(cache_stamp.__file__).resolve().parent
+ROOT = KERNEL.parent.parent
 
 
 def _python(*args: str) -> str:
