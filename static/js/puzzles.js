@@ -15,7 +15,7 @@ const root = $("puzzle");
 const REPLY_DELAY_MS = 350;
 
 let current = null; // the server's view of the attempt
-let shownPlies = null; // when replaying the solution: how many of its moves are shown
+let shownPlies = null; // once the attempt is over: how many moves of its line are shown (null: all)
 let busy = false;
 
 const board = new BoardView($("board"), { onPlay: play });
@@ -78,10 +78,17 @@ function renderPlayer() {
   $("stat-solved").textContent = `${player.solved} / ${player.attempts}`;
 }
 
+/* The line the solution bar steps through once the attempt is over: the visitor's own
+ * winning moves when they solved it, else the puzzle's solution. */
+function finishedLine() {
+  if (current.solved && current.played.length) return current.played;
+  return current.solution || [];
+}
+
 function renderBoard(extra) {
   const puzzle = current.puzzle;
   let moves = puzzle.moves.concat(current.played);
-  if (shownPlies !== null) moves = puzzle.moves.concat(current.solution.slice(0, shownPlies));
+  if (current.finished) moves = puzzle.moves.concat(finishedLine().slice(0, shown()));
   if (extra) moves = moves.concat([extra]);
   const start = puzzle.moves.length;
   const stones = stonesOf(moves).map((s, i) => ({ ...s, number: i >= start ? i - start + 1 : 0 }));
@@ -106,8 +113,8 @@ function renderSolutionBar() {
     return;
   }
   bar.hidden = false;
-  const total = current.solution.length;
-  const at = shownPlies === null ? total : shownPlies;
+  const total = finishedLine().length;
+  const at = shown();
   $("sol-position").textContent = `${at} / ${total}`;
   $("sol-first").disabled = at === 0;
   $("sol-prev").disabled = at === 0;
@@ -223,14 +230,15 @@ async function resign() {
 
 function step(to) {
   if (!current || !current.finished) return;
-  const total = current.solution.length;
+  const total = finishedLine().length;
   shownPlies = Math.max(0, Math.min(total, to));
   renderBoard();
   renderSolutionBar();
 }
 
 function shown() {
-  return shownPlies === null ? current.solution.length : shownPlies;
+  const total = finishedLine().length;
+  return shownPlies === null ? total : Math.min(shownPlies, total);
 }
 
 $("btn-next").addEventListener("click", loadNext);
@@ -238,7 +246,7 @@ $("btn-resign").addEventListener("click", resign);
 $("sol-first").addEventListener("click", () => step(0));
 $("sol-prev").addEventListener("click", () => step(shown() - 1));
 $("sol-next").addEventListener("click", () => step(shown() + 1));
-$("sol-last").addEventListener("click", () => step(current.solution.length));
+$("sol-last").addEventListener("click", () => step(finishedLine().length));
 onChange(() => {
   if (current) render();
 });

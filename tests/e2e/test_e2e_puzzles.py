@@ -98,3 +98,73 @@ def test_puzzles_on_a_phone(page: Page, live_server: Any, ui: Any) -> None:
     no_overflow = page.evaluate("() => document.documentElement.scrollWidth <= 390")
     assert no_overflow
     ui.screenshot(page, "puzzles-phone", full_page=True)
+
+
+def board_moves(page: Page) -> int:
+    return int(page.locator("#board").get_attribute("data-moves") or 0)
+
+
+def test_giving_up_shows_the_solution_on_the_board(page: Page, live_server: Any, ui: Any) -> None:
+    """After "Show the solution" the board shows the whole line, numbered, and the bar
+    agrees with the board at every step."""
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto(live_server.url + "/puzzles")
+    wait_state(page, "playing")
+    root = page.locator("#puzzle")
+    moves, solution = puzzle_row(live_server, str(root.get_attribute("data-puzzle-id")))
+    total = len(solution)
+    page.locator("#btn-resign").click()
+    assert wait_state(page, "failed") == "failed"
+    expect(page.locator("#sol-position")).to_have_text(f"{total} / {total}")
+    expect(page.locator("#board")).to_have_attribute("data-moves", str(len(moves) + total))
+    ui.screenshot(page, "puzzles-gave-up-desktop")
+    page.locator("#sol-prev").click()
+    expect(page.locator("#sol-position")).to_have_text(f"{total - 1} / {total}")
+    assert board_moves(page) == len(moves) + total - 1
+    page.locator("#sol-first").click()
+    expect(page.locator("#sol-position")).to_have_text(f"0 / {total}")
+    assert board_moves(page) == len(moves)
+    expect(page.locator("#sol-prev")).to_be_disabled()
+    page.locator("#sol-next").click()
+    expect(page.locator("#sol-position")).to_have_text(f"1 / {total}")
+    assert board_moves(page) == len(moves) + 1
+    page.locator("#sol-last").click()
+    expect(page.locator("#sol-position")).to_have_text(f"{total} / {total}")
+    assert board_moves(page) == len(moves) + total
+    expect(page.locator("#sol-next")).to_be_disabled()
+
+
+def test_a_wrong_move_on_a_phone_shows_the_solution(
+    browser: Any, live_server: Any, ui: Any
+) -> None:
+    """A failed attempt replaces the visitor's wrong stone with the solution line."""
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
+    page = context.new_page()
+    try:
+        page.goto(live_server.url + "/puzzles")
+        wait_state(page, "playing")
+        root = page.locator("#puzzle")
+        moves, solution = puzzle_row(live_server, str(root.get_attribute("data-puzzle-id")))
+        taken = {tuple(m) for m in moves}
+        corner = next(
+            (x, y)
+            for x, y in ((0, 0), (14, 0), (0, 14), (14, 14))
+            if (x, y) not in taken and [x, y] != solution[0]
+        )
+        # A tap previews the stone, a second tap on the same point plays it.
+        px, py = ui.point_position(page, *corner)
+        page.touchscreen.tap(px, py)
+        page.touchscreen.tap(px, py)
+        assert wait_state(page, "failed", "solved") == "failed"
+        total = len(solution)
+        expect(page.locator("#sol-position")).to_have_text(f"{total} / {total}")
+        expect(page.locator("#board")).to_have_attribute("data-moves", str(len(moves) + total))
+        page.locator("#solution-bar").scroll_into_view_if_needed()
+        ui.screenshot(page, "puzzles-failed-phone")
+        page.locator("#sol-prev").tap()
+        expect(page.locator("#sol-position")).to_have_text(f"{total - 1} / {total}")
+        assert board_moves(page) == len(moves) + total - 1
+    finally:
+        context.close()
