@@ -251,3 +251,72 @@ def test_labels_and_errors_are_translated(page: Page, live_server, ui) -> None:
     page.goto(live_server.url + "/")
     black = page.locator("#form-aivai select[name=black_player]")
     expect(black.locator("option[value='negamax:5']")).to_have_text("5 · 大师")
+
+
+def long_game_without_five(count: int, size: int = 15) -> list[list[int]]:
+    """``count`` moves spread over the board, alternating colours, with no five anywhere."""
+    grid: dict[tuple[int, int], int] = {}
+
+    def makes_five(x: int, y: int, who: int) -> bool:
+        for dx, dy in ((1, 0), (0, 1), (1, 1), (1, -1)):
+            run = 1
+            for sign in (1, -1):
+                cx, cy = x + sign * dx, y + sign * dy
+                while grid.get((cx, cy)) == who:
+                    run += 1
+                    cx, cy = cx + sign * dx, cy + sign * dy
+            if run >= 5:
+                return True
+        return False
+
+    moves: list[list[int]] = []
+    points = [(x, y) for y in range(2, size - 2) for x in range(2, size - 2)]
+    points.sort(key=lambda p: ((p[0] * 7 + p[1] * 3) % 11, p))
+    for x, y in points:
+        if len(moves) == count:
+            break
+        who = len(moves) % 2
+        if makes_five(x, y, who):
+            continue
+        grid[(x, y)] = who
+        moves.append([x, y])
+    return moves
+
+
+@pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
+def test_stepping_back_scrolls_the_move_list_not_the_page(
+    browser: Browser, live_server, ui, phone: bool
+) -> None:
+    viewport = {"width": 390, "height": 844} if phone else {"width": 1280, "height": 800}
+    context = browser.new_context(viewport=viewport, is_mobile=phone, has_touch=phone)
+    try:
+        moves = long_game_without_five(60)
+        game_id = ui.create_game(
+            context, live_server.url, mode="friend", color="black", moves=moves
+        )
+        page = context.new_page()
+        page.goto(f"{live_server.url}/g/{game_id}")
+        expect(page.locator("#replay-position")).to_have_text("60 / 60")
+        page.locator(".replay-bar").scroll_into_view_if_needed()
+        before = page.evaluate("() => window.scrollY")
+        previous = page.locator("#nav-prev")
+        for step in range(1, 31):
+            if phone:
+                previous.tap()
+            else:
+                previous.click()
+            expect(page.locator("#replay-position")).to_have_text(f"{60 - step} / 60")
+            assert page.evaluate("() => window.scrollY") == before
+        # The list's own box followed the current move.
+        in_view = page.evaluate(
+            """() => {
+                const list = document.getElementById('move-list');
+                const item = list.querySelector('.current').getBoundingClientRect();
+                const box = list.getBoundingClientRect();
+                return item.top >= box.top - 1 && item.bottom <= box.bottom + 1;
+            }"""
+        )
+        assert in_view
+        ui.screenshot(page, "replay-stepped-" + ("phone" if phone else "desktop"))
+    finally:
+        context.close()

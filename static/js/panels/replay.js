@@ -83,6 +83,15 @@ export function createReplay(page) {
     }
   }
 
+  // Scroll the list's own box so the current move shows; never the page around it
+  // (scrollIntoView would move the window too, taking the board off a phone's screen).
+  function keepInList(item) {
+    const box = list.getBoundingClientRect();
+    const at = item.getBoundingClientRect();
+    if (at.top < box.top) list.scrollTop -= box.top - at.top;
+    else if (at.bottom > box.bottom) list.scrollTop += at.bottom - box.bottom;
+  }
+
   return {
     render(state, view) {
       const shown = page.shownPly();
@@ -95,7 +104,7 @@ export function createReplay(page) {
       renderList(state, shown);
       const current = list.querySelector(".current");
       if (current && view.viewPly === null) list.scrollTop = list.scrollHeight;
-      else if (current) current.scrollIntoView({ block: "nearest" });
+      else if (current) keepInList(current);
     },
   };
 }
