@@ -229,7 +229,8 @@ function render() {
   $("meta-rule").textContent =
     t("rule." + state.rule) + (state.rated ? " · " + t("lobby.rated") : "");
   $("share-link").value = window.location.origin + "/g/" + gameId;
-  $("share-card").hidden = !(state.status === "waiting" && state.mode === "friend");
+  // Only a seated player (the game's creator) is asked to send the link on.
+  $("share-card").hidden = !(state.status === "waiting" && state.mode === "friend" && state.you);
   // "Analyse" opens the position on the board: the replayed move, else the live one.
   const analyse = $("btn-analyse");
   if (analyse) {

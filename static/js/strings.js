@@ -203,6 +203,9 @@ export const STRINGS = {
     "player.open_seat": "Open seat",
 
     "status.waiting": "Waiting for opponent — share this link",
+    "status.waiting_other": "Waiting for a second player",
+    "status.invited": "{host} invites you to play",
+    "status.invited_anon": "You are invited to play",
     "status.your_turn": "Your turn",
     "status.ai_thinking": "AI is thinking…",
     "status.ai_side_thinking": "{color} AI is thinking…",
@@ -779,6 +782,9 @@ export const STRINGS = {
     "player.open_seat": "空位",
 
     "status.waiting": "等待对手加入——请分享此链接",
+    "status.waiting_other": "等待第二位棋手加入",
+    "status.invited": "{host} 邀请你下一盘",
+    "status.invited_anon": "邀请你下一盘",
     "status.your_turn": "轮到你了",
     "status.ai_thinking": "AI 思考中…",
     "status.ai_side_thinking": "{color} AI 思考中…",

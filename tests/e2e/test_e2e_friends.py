@@ -113,3 +113,49 @@ def test_takeback_clock_and_resign_between_friends(browser: Browser, live_server
     finally:
         for context in contexts:
             context.close()
+
+
+def test_the_invited_friend_is_invited_not_asked_to_share(
+    browser: Browser, live_server, ui
+) -> None:
+    """The creator is asked to share the link; the friend who opens it is invited to the
+    free seat (no share card); a spectator of the full game sees neither."""
+    host_context = browser.new_context(viewport={"width": 1280, "height": 800})
+    guest_context = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
+    watcher_context = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        host = host_context.new_page()
+        host.goto(live_server.url + "/")
+        host.locator("#form-friend").get_by_role("button", name="Create link").click()
+        host.wait_for_url(re.compile(r"/g/[\w-]+$"))
+        link = host.url
+        expect(host.locator("#share-card")).to_be_visible()
+        host_name = host.locator("#player-black .name").inner_text()
+        ui.screenshot(host, "friend-host-waiting-desktop")
+
+        guest = guest_context.new_page()
+        guest.goto(link)
+        expect(guest.locator("#status")).to_have_text(f"{host_name} invites you to play")
+        expect(guest.locator("#share-card")).to_be_hidden()
+        seat = guest.locator("#btn-take-seat")
+        expect(seat).to_be_visible()
+        expect(seat).to_have_text("Play as white")
+        ui.screenshot(guest, "friend-invited-phone")
+        guest.locator("[data-set-lang=zh]").tap()
+        expect(guest.locator("#status")).to_have_text(f"{host_name} 邀请你下一盘")
+        ui.screenshot(guest, "friend-invited-phone-zh")
+        seat.tap()
+        expect(guest.locator("#game")).to_have_attribute("data-you", "white")
+        expect(host.locator("#game")).to_have_attribute("data-status", "active")
+        expect(host.locator("#share-card")).to_be_hidden()
+
+        watcher = watcher_context.new_page()
+        watcher.goto(link)
+        expect(watcher.locator("#status")).to_have_text("Black to move")
+        expect(watcher.locator("#share-card")).to_be_hidden()
+        expect(watcher.locator("#btn-take-seat")).to_be_hidden()
+    finally:
+        for context in (host_context, guest_context, watcher_context):
+            context.close()

@@ -1,9 +1,9 @@
 /*
  * The status line under the players: whose turn it is, the AI thinking (or its engine
- * warming up), waiting for an opponent, the result, and a lost connection.
+ * warming up), waiting for an opponent (or, to the invited friend, the invitation), the result, and a lost connection.
  */
 import { t } from "../i18n.js";
-import { resultText } from "./labels.js";
+import { playerLabel, resultText } from "./labels.js";
 
 function aiWarming(state, view) {
   if (state.warming) return true;
@@ -11,11 +11,24 @@ function aiWarming(state, view) {
   return Boolean(info && info.warming && info.ply === state.moves.length);
 }
 
+function inviteText(state) {
+  const host = ["black", "white"]
+    .map((color) => state.players[color])
+    .find((player) => player && !player.open);
+  return host ? t("status.invited", { host: playerLabel(host) }) : t("status.invited_anon");
+}
+
 export function createStatusLine(page) {
   const line = document.getElementById("status");
 
   function text(state, view) {
-    if (state.status === "waiting") return ["waiting", t("status.waiting")];
+    if (state.status === "waiting") {
+      // The creator shares the link; the friend it was sent to is invited to the free seat;
+      // anyone else only learns that the game has not started.
+      if (state.you) return ["waiting", t("status.waiting")];
+      if (state.actions.take_seat) return ["invite", inviteText(state)];
+      return ["waiting", t("status.waiting_other")];
+    }
     if (state.status === "finished") {
       if (state.imported_finished) return ["finished", t("status.imported_over")];
       return ["finished", resultText(state.result)];
