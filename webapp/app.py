@@ -104,6 +104,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # How long a friend game's player may be gone before the other may claim the win.
         ABANDON_MS=int(os.environ.get("ABANDON_MS") or 60_000),
         IDLE_MS=10 * 60_000,
+        # A game nobody has moved in is aborted this long after its last change: every
+        # seat taken, or a friend game still waiting for its guest (``game.expiry``).
+        UNSTARTED_MS=int(os.environ.get("UNSTARTED_MS") or 10 * 60_000),
+        WAITING_MS=int(os.environ.get("WAITING_MS") or 60 * 60_000),
     )
     app.config.update(test_config)
     if not app.config.get("SECRET_KEY"):

@@ -62,6 +62,8 @@ class Settings:
                 hint_time_s=float(config.get("HINT_TIME_S", 0.5)),
                 abandon_ms=int(config.get("ABANDON_MS", model.ABANDON_CLAIM_MS)),
                 idle_ms=int(config.get("IDLE_MS", ServiceSettings.idle_ms)),
+                unstarted_ms=int(config.get("UNSTARTED_MS", ServiceSettings.unstarted_ms)),
+                waiting_ms=int(config.get("WAITING_MS", ServiceSettings.waiting_ms)),
             ),
         )
 

@@ -324,6 +324,7 @@ export const STRINGS = {
     "result.flag": "{winner} wins — {loser} ran out of time",
     "result.abandon": "{winner} wins — {loser} left the game",
     "result.aborted": "Game aborted",
+    "result.unplayed": "Nobody moved, so the game was called off. It counts for no one.",
     "result.agreed_draw": "Draw by agreement",
 
     "think.time": "Time",
@@ -902,6 +903,7 @@ export const STRINGS = {
     "result.flag": "{winner}胜——{loser}超时",
     "result.abandon": "{winner}胜——{loser}离开了对局",
     "result.aborted": "对局已取消",
+    "result.unplayed": "双方都没有落子，对局已取消，不计入任何人的战绩。",
     "result.agreed_draw": "双方同意和棋",
 
     "think.time": "用时",

@@ -3,6 +3,7 @@ the stateless engine move, and clear 4xx answers that change nothing."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -95,11 +96,17 @@ def test_unknown_game_is_a_json_404(client: Any) -> None:
 
 
 def test_live_games_lists_active_games_newest_first(client: Any) -> None:
-    first = create_game(client, mode="ai", level=1)
-    second = create_game(client, mode="ai", level=1, size=19, rule="renju")
+    # The AI plays black: its first move starts each game.
+    first = create_game(client, mode="ai", level=1, color="white")
+    second = create_game(client, mode="ai", level=1, color="white", size=19, rule="renju")
     waiting = create_game(client, mode="friend")
-    games = client.get("/api/v1/games?status=live").get_json()["games"]
-    ids = [g["id"] for g in games]
+    deadline = time.monotonic() + 30
+    while True:
+        games = client.get("/api/v1/games?status=live").get_json()["games"]
+        ids = [g["id"] for g in games]
+        if len(ids) >= 2 or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
     assert ids[:2] == [second, first]
     assert waiting not in ids
     assert client.get("/api/v1/games?status=bogus").status_code == 400

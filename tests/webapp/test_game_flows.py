@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from socket_helpers import NS, Events, create_game, join
 
+from webapp.game.types import Seat
 from webapp.game.view import ACTIONS
 
 
@@ -220,6 +221,7 @@ def test_idle_games_leave_the_live_list(app_factory: Any) -> None:
     client = app.test_client()
     game_id = create_game(client, mode="friend", color="black")
     take_seat(app.test_client(), game_id)
+    app.extensions["gomoku"].service.play(game_id, Seat.BLACK, 7, 7, 1)
     live = client.get("/api/v1/games?status=live").get_json()["games"]
     assert [g["id"] for g in live] == [game_id]
     time.sleep(0.5)

@@ -74,6 +74,8 @@ class Game:
     settings: Mapping[str, Any] = field(default_factory=dict)
     # The opening phase (``opening``), if the game was created with an opening rule.
     opening: OpeningState | None = None
+    # When the game was last stored (epoch ms; 0 before it is): what ``expiry`` counts from.
+    touched_at: int = 0
 
     # -- reading ------------------------------------------------------------------------
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from engine import Rule
@@ -67,6 +68,7 @@ def game_of(record: GameRecord) -> Game:
         imported=imported,
         settings=settings,
         opening=OpeningState.from_json(opening) if isinstance(opening, dict) else None,
+        touched_at=_epoch_ms(record.updated_at),
     )
 
 
@@ -190,6 +192,15 @@ def _settings_of(game: Game) -> dict[str, Any]:
     if game.opening is not None:
         settings["opening_state"] = game.opening.to_json()
     return settings
+
+
+def _epoch_ms(moment: datetime | None) -> int:
+    """A stored moment in epoch ms (SQLite gives it back without its zone: UTC)."""
+    if moment is None:
+        return 0
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return int(moment.timestamp() * 1000)
 
 
 def _move_of(record: MoveRecord) -> Move:

@@ -22,7 +22,7 @@ from typing import Any
 
 from webapp.ai.runner import AiRunner
 from webapp.ai.types import AiMove
-from webapp.game import creation, model, offers, opening
+from webapp.game import creation, expiry, model, offers, opening
 from webapp.game.absence import Absence
 from webapp.game.ai_turns import AiTurns, PoolTurns, QueueTurns, ai_change
 from webapp.game.analysis import Analysis, Reply
@@ -66,6 +66,8 @@ class ServiceSettings:
     hint_time_s: float = 0.5
     abandon_ms: int = model.ABANDON_CLAIM_MS  # gone this long: the other may claim
     idle_ms: int = 10 * 60_000  # no move this long: off the "games in progress" list
+    unstarted_ms: int = expiry.UNSTARTED_MS  # seats taken, nobody moved: aborted
+    waiting_ms: int = expiry.WAITING_MS  # a friend game's guest has not come: aborted
 
 
 class GameService:
@@ -98,6 +100,7 @@ class GameService:
             absence=Absence.stored(store.engine, store.writing),
         )
         self.timers = GameTimers()
+        self.expiry = expiry.Expiry(self.settings.unstarted_ms, self.settings.waiting_ms)
         self.analysis = Analysis(runner, hint_time_s=self.settings.hint_time_s)
         self.turns: AiTurns = (
             QueueTurns(turns)
@@ -154,8 +157,12 @@ class GameService:
             return game, change
 
     def settled(self, game: Game) -> Game:
-        """``game`` after committing a flag fall due now (the caller holds the lock)."""
-        change = model.settle(game, self.now())
+        """``game`` after committing a flag fall or an abort (nobody started it) due now
+        (the caller holds the lock)."""
+        now = self.now()
+        change = model.settle(game, now)
+        if not change.changed:
+            change = self.expiry.expire(game, now)
         if not change.changed:
             return game
         try:
@@ -169,7 +176,7 @@ class GameService:
             version = self.store.update(old.id, old.version, **update.arguments())
         except StaleVersionError:
             raise StaleStateError("the game changed; try again", code="stale") from None
-        game = replace(change.game, version=version)
+        game = replace(change.game, version=version, touched_at=self.now())
         swap_presence(self.presence, game.id, swapped=update.swap_seats)
         self._pv[game.id] = pv
         if self.turns.publish_first:
@@ -245,11 +252,18 @@ class GameService:
             self.timers.set(game.id, "flag", delay, lambda: self.refresh(game.id))
         if game.status is not Status.ACTIVE:
             self.timers.cancel(game.id, "abandon")
+        expires = self.expiry.at(game)
+        if expires is None:
+            self.timers.cancel(game.id, "expire")
+        else:
+            delay = (expires - self.now()) / 1000 + 0.05
+            self.timers.set(game.id, "expire", delay, lambda: self.refresh(game.id))
 
     def live_games(self, limit: int = 20) -> list[dict[str, Any]]:
-        """Games in progress that someone moved in lately."""
+        """Games in progress that someone moved in lately (a game of engines: that is
+        running), newest first; a game nobody has moved in yet is not one to watch."""
         since = self.now() - self.settings.idle_ms
-        records = self.store.list_games(status="active", limit=limit, updated_after_ms=since)
+        records = self.store.list_games(status="active", limit=limit, played_after_ms=since)
         return [self.public_state(record) for record in records]
 
     # -- seats --------------------------------------------------------------------------
@@ -446,14 +460,24 @@ class GameService:
     # -- start-up -----------------------------------------------------------------------
 
     def settle(self, game: Game) -> Game:
-        """``game`` after settling a flag fall (a no-op for games without a clock)."""
-        if game.status is not Status.ACTIVE or game.clock is None:
+        """``game`` after settling a flag fall, or its abort if nobody started it in
+        time (a no-op for other games without a clock)."""
+        clocked = game.status is Status.ACTIVE and game.clock is not None
+        expires = self.expiry.at(game)
+        if not clocked and (expires is None or self.now() < expires):
             return game
         with self.lock(game.id):
             return self.settled(self.load(game.id))
 
     def resume(self) -> int:
-        """After a start: settle clocks, arm timers, restart AI turns; return how many."""
+        """After a start: settle clocks, abort the games nobody started in time, arm
+        timers, restart AI turns; return how many AI turns."""
+        for game_id in self.store.game_ids(Status.WAITING.value):
+            try:
+                with self.lock(game_id):
+                    self._arm_timers(self.settled(self.load(game_id)))
+            except Exception:
+                log.exception("could not resume game %s", game_id)
         started = 0
         for game_id in self.store.active_game_ids():
             try:

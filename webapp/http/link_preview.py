@@ -99,7 +99,7 @@ def _outcome(state: dict[str, Any]) -> str:
         "forfeit": " by forfeit",
     }.get(str(result.get("termination")), "")
     if result.get("termination") == "aborted":
-        return "Aborted."
+        return "Aborted: nobody moved." if result.get("detail") == "unplayed" else "Aborted."
     if winner is None:
         return f"Drawn after {_moves(moves)}."
     return f"{_player_name(state, winner)} ({winner}) won{how} in {_moves(moves)}."

@@ -15,7 +15,19 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from sqlalchemy import Table, create_engine, delete, event, func, insert, inspect, select, update
+from sqlalchemy import (
+    Table,
+    and_,
+    create_engine,
+    delete,
+    event,
+    func,
+    insert,
+    inspect,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, selectinload, sessionmaker
 
@@ -110,6 +122,10 @@ def _record(game: Any, moves: Iterable[MoveRecord], seats: Iterable[SeatRecord])
         created_at=game.created_at,
         updated_at=game.updated_at,
     )
+
+
+def _moment(epoch_ms: int) -> datetime:
+    return datetime.fromtimestamp(epoch_ms / 1000, UTC)
 
 
 def _orm_record(game: Game) -> GameRecord:
@@ -278,10 +294,16 @@ class Store:
             return None
 
     def list_games(
-        self, *, status: str | None = None, limit: int = 20, updated_after_ms: int | None = None
+        self,
+        *,
+        status: str | None = None,
+        limit: int = 20,
+        updated_after_ms: int | None = None,
+        played_after_ms: int | None = None,
     ) -> list[GameRecord]:
         """The latest games, newest first; ``updated_after_ms`` (epoch ms) leaves out the
-        games nothing happened in since."""
+        games nothing happened in since, ``played_after_ms`` those nobody moved in since
+        (a game of two engines, which starts itself: nothing happened in since)."""
         query = (
             select(Game)
             .options(selectinload(Game.moves), selectinload(Game.seats))
@@ -291,8 +313,11 @@ class Store:
         if status is not None:
             query = query.where(Game.status == status)
         if updated_after_ms is not None:
-            since = datetime.fromtimestamp(updated_after_ms / 1000, UTC)
-            query = query.where(Game.updated_at > since)
+            query = query.where(Game.updated_at > _moment(updated_after_ms))
+        if played_after_ms is not None:
+            since = _moment(played_after_ms)
+            engines = and_(Game.mode == "aivai", Game.updated_at > since)
+            query = query.where(or_(Game.moved_at > since, engines))
         with self._session() as session:
             return [_orm_record(g) for g in session.scalars(query)]
 
@@ -330,8 +355,12 @@ class Store:
         return records
 
     def active_game_ids(self) -> list[str]:
+        return self.game_ids("active")
+
+    def game_ids(self, status: str) -> list[str]:
+        """The ids of the games in ``status``."""
         with self._session() as session:
-            return list(session.scalars(select(Game.id).where(Game.status == "active")))
+            return list(session.scalars(select(Game.id).where(Game.status == status)))
 
     def version_of(self, game_id: str) -> int | None:
         """The game's current version (None if there is no such game): a cheap check
@@ -420,11 +449,15 @@ class Store:
         if unknown:
             raise ValueError(f"cannot update game columns {sorted(unknown)}")
         games, moves, seats = GAMES, MOVES, SEATS
+        rows = [_move_values(game_id, m) for m in add_moves]
+        now = utcnow()
+        if rows:
+            changes["moved_at"] = now
         with self._writing, self.engine.begin() as connection:
             outcome = connection.execute(
                 update(games)
                 .where(games.c.id == game_id, games.c.version == expected_version)
-                .values(version=games.c.version + 1, updated_at=utcnow(), **changes)
+                .values(version=games.c.version + 1, updated_at=now, **changes)
             )
             if outcome.rowcount != 1:
                 if connection.execute(select(games.c.id).where(games.c.id == game_id)).first():
@@ -436,7 +469,6 @@ class Store:
                 connection.execute(
                     delete(moves).where(moves.c.game_id == game_id, moves.c.ply > truncate_to)
                 )
-            rows = [_move_values(game_id, m) for m in add_moves]
             if rows:
                 connection.execute(insert(moves), rows)
             holders = seat_holders or {}

@@ -33,6 +33,11 @@ class Game(Base):
     version: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # When a move was last played in the game (not its starting position); None until
+    # one is: what the list of games in progress goes by.
+    moved_at: Mapped[datetime | None] = mapped_column(
+        DateTime(timezone=True), nullable=True, index=True
+    )
     # Levels, defence and clock configuration: fixed when the game is created.
     settings: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     # Running clock: {"black_ms", "white_ms", "running", "since"}; None without a clock.

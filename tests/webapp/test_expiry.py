@@ -1,0 +1,206 @@
+"""Games nobody started: they stay off the list of games in progress, and are aborted
+(``unplayed``: no result, no rating) once nobody has moved in them for a while; a game
+started by a move, the AI's first one or an opening's stones stays; a friend whose link
+is opened in time gets the seat; the page of an aborted game says what became of it
+(``webapp.game.expiry`` and the game service)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from socket_helpers import create_game, join
+
+from engine import Rule
+from webapp.game import model, opening
+from webapp.game.expiry import UNPLAYED, Expiry, started
+from webapp.game.model import Game
+from webapp.game.types import Mode, Person, Seat, SeatInfo, SeatKind, Status, Termination
+from webapp.lobby.seeks import SeekRequest
+
+B, W = Seat.BLACK, Seat.WHITE
+T0 = 1_000_000
+EXPIRY = Expiry(unstarted_ms=1_000, waiting_ms=5_000)
+
+
+def human(token: str | None = "t") -> SeatInfo:
+    return SeatInfo(SeatKind.HUMAN, token_hash=token)
+
+
+def ai() -> SeatInfo:
+    return SeatInfo(SeatKind.AI, "AI Level 1", 1)
+
+
+def new(mode: Mode, seats: dict[Seat, SeatInfo], **options: Any) -> Game:
+    game = model.new_game("g1", mode, size=15, rule=Rule.FREESTYLE, seats=seats, now=T0, **options)
+    return replace(game, touched_at=T0)
+
+
+def wait_for(check: Callable[[], Any], timeout_s: float = 5.0) -> Any:
+    deadline = time.monotonic() + timeout_s
+    while True:
+        found = check()
+        if found:
+            return found
+        assert time.monotonic() < deadline, "condition not met"
+        time.sleep(0.05)
+
+
+# -- the pure rule -----------------------------------------------------------------------
+
+
+def test_a_game_nobody_moved_in_is_aborted_after_its_time() -> None:
+    game = new(Mode.AI, {B: human(), W: ai()})
+    assert not started(game) and EXPIRY.at(game) == T0 + 1_000
+    assert not EXPIRY.expire(game, T0 + 999).changed
+    done = EXPIRY.expire(game, T0 + 1_000).game
+    assert done.status is Status.FINISHED and done.result is not None
+    assert done.result.termination is Termination.ABORTED and done.result.winner is None
+    assert done.result.detail == UNPLAYED
+
+
+def test_a_friend_waiting_for_the_guest_has_the_longer_time() -> None:
+    waiting = new(Mode.FRIEND, {B: human(), W: human(None)})
+    assert waiting.status is Status.WAITING and EXPIRY.at(waiting) == T0 + 5_000
+    seated = model.take_seat(waiting, None, "g", T0 + 4_000).game
+    assert EXPIRY.at(replace(seated, touched_at=T0 + 4_000)) == T0 + 5_000
+
+
+def test_a_move_the_ai_s_included_starts_the_game_for_good() -> None:
+    game = new(Mode.AI, {B: ai(), W: human()})
+    moved = model.play(game, B, (7, 7), T0 + 10).game
+    assert started(moved) and EXPIRY.at(moved) is None
+    assert not EXPIRY.expire(moved, T0 + 10**9).changed
+
+
+def test_opening_stones_start_the_game() -> None:
+    seats = {B: human("a"), W: human("b")}
+    state = opening.start_state("swap2", Rule.FREESTYLE, 15)
+    game = new(Mode.FRIEND, seats, settings={"opening": "swap2"}, opening=state)
+    assert EXPIRY.at(game) == T0 + 1_000
+    placed = opening.on_point(game, game.turn, (7, 7), T0 + 10).game
+    assert started(placed) and EXPIRY.at(placed) is None
+
+
+def test_engine_games_and_set_positions_never_expire() -> None:
+    assert EXPIRY.at(new(Mode.AIVAI, {B: ai(), W: ai()})) is None
+    from_position = new(Mode.AI, {B: ai(), W: human()}, moves=((7, 7),))
+    assert not started(from_position) and EXPIRY.at(from_position) is None
+
+
+# -- the service -------------------------------------------------------------------------
+
+
+def test_games_nobody_moved_in_are_not_listed_as_in_progress(app: Any, socket_factory: Any) -> None:
+    client = app.test_client()
+    unplayed = create_game(client, mode="ai", color="black", level=1)
+    seated = create_game(client, mode="friend", color="black")
+    assert app.test_client().post(f"/g/{seated}/seat", json={}).status_code == 200
+    live = client.get("/api/v1/games?status=live").get_json()["games"]
+    assert unplayed not in [g["id"] for g in live] and seated not in [g["id"] for g in live]
+    assert unplayed not in client.get("/").get_data(as_text=True)
+
+    events = join(socket_factory(client), unplayed)
+    version = events.last_state()["version"]
+    ack = events.sock.emit(
+        "move", {"game_id": unplayed, "x": 7, "y": 7, "version": version},
+        namespace="/game", callback=True,
+    )  # fmt: skip
+    assert ack["ok"], ack
+    wait_for(lambda: unplayed in [g["id"] for g in client.get("/api/v1/games").get_json()["games"]])
+    assert f'data-game-id="{unplayed}"' in client.get("/").get_data(as_text=True)
+
+
+def test_an_engine_game_is_listed_from_its_start(client: Any) -> None:
+    game_id = create_game(client, mode="aivai", black_level=1, white_level=1)
+    live = client.get("/api/v1/games?status=live").get_json()["games"]
+    assert game_id in [g["id"] for g in live]
+
+
+def test_an_untouched_game_is_aborted_and_its_link_says_so(app_factory: Any) -> None:
+    app = app_factory(UNSTARTED_MS=300)
+    client = app.test_client()
+    game_id = create_game(client, mode="ai", color="black", level=1)
+    service = app.extensions["gomoku"].service
+    # Nobody looks at it: the service's own timer ends it.
+    wait_for(lambda: service.store.load(game_id).status == "finished")
+    state = client.get(f"/api/v1/games/{game_id}").get_json()
+    assert state["status"] == "finished"
+    assert state["result"]["termination"] == "aborted" and state["result"]["winner"] is None
+    assert state["result"]["detail"] == "unplayed"
+    page = client.get(f"/g/{game_id}")
+    assert page.status_code == 200
+    assert 'id="result-unplayed"' in page.get_data(as_text=True)
+    assert "Aborted: nobody moved." in page.get_data(as_text=True)
+
+
+def test_a_game_looked_at_after_its_time_is_aborted_then(app_factory: Any) -> None:
+    app = app_factory(UNSTARTED_MS=60_000)
+    client = app.test_client()
+    game_id = create_game(client, mode="ai", color="black", level=1)
+    service = app.extensions["gomoku"].service
+    service.timers.cancel(game_id, "expire")  # made by another server, say
+    service.now = lambda: int(time.time() * 1000) + 61_000
+    assert client.get(f"/api/v1/games/{game_id}").get_json()["result"]["detail"] == "unplayed"
+    assert service.store.load(game_id).status == "finished"
+
+
+def test_the_ai_s_first_move_starts_a_game_the_human_plays_white(app_factory: Any) -> None:
+    app = app_factory(UNSTARTED_MS=800)
+    client = app.test_client()
+    game_id = create_game(client, mode="ai", color="white", level=1)
+    service = app.extensions["gomoku"].service
+    wait_for(lambda: len(service.load(game_id).moves) == 1, 30)
+    time.sleep(1.2)
+    assert service.load(game_id).status is Status.ACTIVE
+    assert game_id in [g["id"] for g in client.get("/api/v1/games").get_json()["games"]]
+
+
+def test_a_friend_who_comes_in_time_gets_the_seat(app_factory: Any) -> None:
+    app = app_factory(UNSTARTED_MS=300, WAITING_MS=1_500)
+    host = app.test_client()
+    game_id = create_game(host, mode="friend", color="black")
+    time.sleep(0.6)  # longer than a started game's time, within a waiting one's
+    guest = app.test_client()
+    reply = guest.post(f"/g/{game_id}/seat", json={})
+    assert reply.status_code == 200, reply.get_json()
+    assert guest.get(f"/api/v1/games/{game_id}").get_json()["status"] == "active"
+
+
+def test_a_friend_game_nobody_came_to_is_aborted(app_factory: Any) -> None:
+    app = app_factory(WAITING_MS=300)
+    host = app.test_client()
+    game_id = create_game(host, mode="friend", color="black")
+    time.sleep(0.5)
+    guest = app.test_client()
+    page = guest.get(f"/g/{game_id}")
+    assert page.status_code == 200 and 'id="result-unplayed"' in page.get_data(as_text=True)
+    reply = guest.post(f"/g/{game_id}/seat", json={})
+    assert reply.status_code == 400
+    assert guest.get(f"/api/v1/games/{game_id}").get_json()["result"]["detail"] == "unplayed"
+
+
+def test_an_unstarted_rated_lobby_game_is_aborted_without_rating(app_factory: Any) -> None:
+    app = app_factory(UNSTARTED_MS=300)
+    lobby = app.extensions["lobby"]
+    ann, bob = Person("p-ann", "Ann"), Person("p-bob", "Bob")
+    game_id = lobby.take(bob, lobby.create(ann, SeekRequest(color="black", preset="5+3")).id)
+    games = lobby.games
+    wait_for(lambda: games.load(game_id).status is Status.FINISHED)
+    result = games.load(game_id).result
+    assert result is not None and result.termination is Termination.ABORTED
+    assert lobby.ratings.ratings_of("p-ann") == [] and lobby.ratings.ratings_of("p-bob") == []
+
+
+def test_a_restart_aborts_what_expired_while_the_server_was_down(app_factory: Any) -> None:
+    first = app_factory(UNSTARTED_MS=300, WAITING_MS=300)
+    client = first.test_client()
+    unplayed = create_game(client, mode="ai", color="black", level=1)
+    waiting = create_game(client, mode="friend", color="black")
+    app_factory.close(first)
+    time.sleep(0.5)
+    second = app_factory(UNSTARTED_MS=300, WAITING_MS=300)
+    store = second.extensions["gomoku"].service.store
+    assert store.load(unplayed).status == "finished" and store.load(waiting).status == "finished"
