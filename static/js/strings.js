@@ -254,7 +254,7 @@ export const STRINGS = {
     "confirm.resign": "Resign this game?",
 
     "think.depth": "Depth",
-    "think.score": "Score",
+    "think.score_black": "Score (Black)",
     "think.nps": "Speed",
     "think.nodes": "Nodes",
     "think.pv": "PV",
@@ -328,7 +328,7 @@ export const STRINGS = {
     "result.agreed_draw": "Draw by agreement",
 
     "think.time": "Time",
-    "think.winrate": "Win chance",
+    "think.winrate_black": "Black's win chance",
     "eval.winrate": "Black's winning chance",
 
     "error.unavailable": "The server is busy — try again in a moment",
@@ -834,7 +834,7 @@ export const STRINGS = {
     "confirm.resign": "确定认输吗？",
 
     "think.depth": "深度",
-    "think.score": "评分",
+    "think.score_black": "评分（黑方）",
     "think.nps": "速度",
     "think.nodes": "节点",
     "think.pv": "主变",
@@ -907,7 +907,7 @@ export const STRINGS = {
     "result.agreed_draw": "双方同意和棋",
 
     "think.time": "用时",
-    "think.winrate": "胜率",
+    "think.winrate_black": "黑方胜率",
     "eval.winrate": "黑方胜率",
 
     "error.unavailable": "服务器繁忙，请稍后再试",

@@ -320,3 +320,52 @@ def test_stepping_back_scrolls_the_move_list_not_the_page(
         ui.screenshot(page, "replay-stepped-" + ("phone" if phone else "desktop"))
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_engine_figures_are_black_s_like_the_graph(page: Page, live_server, ui, lang) -> None:
+    """Score and win chance on every engine's card are Black's, as the card says and as
+    the evaluation graph plots them, whichever side the engine plays."""
+    page.set_viewport_size({"width": 1280, "height": 800})
+    game_id = ui.create_game(page.context, live_server.url, mode="ai", level=1, color="black")
+    page.goto(f"{live_server.url}/g/{game_id}?lang={lang}")
+    ui.wait_for_my_turn_or_end(page)
+    state = ui.state(page)
+    # White (the engine) has just answered and sees Black losing: -3.00 from Black's side.
+    evals = [
+        {"ply": 1, "score": 40, "depth": 6, "nodes": 900, "ms": 20, "black_winrate": 0.6},
+        {"ply": 2, "score": -300, "depth": 8, "nodes": 5000, "ms": 40, "black_winrate": 0.2},
+    ]
+    receive(
+        page,
+        "state",
+        {**state, "version": state["version"] + 1, "moves": [[7, 7], [8, 8]], "evals": evals},
+    )
+    panel = page.locator("#thinking-white")
+    expect(panel.locator(".t-score")).to_have_text("\u22123.00")
+    expect(panel.locator(".t-winrate")).to_have_text("20%")
+    label = "Black's win chance" if lang == "en" else "黑方胜率"
+    expect(panel.locator("dt").nth(2)).to_have_text(label)
+    expect(page.locator("#eval-graph")).to_have_attribute("data-points", "2")
+    ui.screenshot(page, f"engine-card-black-view-{lang}")
+    # A live report comes from the thinking side's point of view: White's +3.00 is
+    # Black's -3.00.
+    receive(
+        page,
+        "state",
+        {
+            **state,
+            "version": state["version"] + 2,
+            "moves": [[7, 7], [8, 8], [7, 8]],
+            "turn": "white",
+            "evals": evals,
+        },
+    )
+    receive(
+        page,
+        "thinking",
+        {"color": "white", "depth": 9, "score": 300, "black_winrate": 0.2, "nodes": 10, "pv": []},
+    )
+    expect(panel).to_have_attribute("data-live", "1")
+    expect(panel.locator(".t-score")).to_have_text("\u22123.00")
+    expect(panel.locator(".t-winrate")).to_have_text("20%")

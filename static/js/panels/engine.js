@@ -2,7 +2,8 @@
  * The engine panel: for each AI seat, the figures of its search — live while it thinks
  * (the `thinking` events), else the last known ones (its latest move's figures in
  * `evals`, the line from `state.engine`). A side with no figures yet shows only its name
- * and what it is doing; the panel never shows placeholders.
+ * and what it is doing; the panel never shows placeholders. Score and win chance are
+ * Black's, whichever side is thinking, like the evaluation graph under the panel.
  */
 import { t } from "../i18n.js";
 import { formatCount, formatMs, formatScore, formatWinrate } from "../format.js";
@@ -25,7 +26,7 @@ function settled(state, color) {
     nodes: last.nodes,
     nps: engine && typeof engine.nps === "number" ? engine.nps : nps,
     time_ms: last.ms,
-    score: color === "black" ? last.score : -last.score,
+    score: last.score,
     black_winrate: last.black_winrate,
     pv: engine ? engine.pv || [] : state.pv && state.pv.ply === last.ply ? state.pv.moves : [],
     engine: last.engine,
@@ -43,7 +44,9 @@ export function createEnginePanel(page) {
   function figuresOf(state, view, color) {
     const info = view.thinking[color];
     if (info && info.ply === state.moves.length && typeof info.depth === "number") {
-      return Object.assign({ live: true }, info);
+      // A live report scores from the thinking side's point of view.
+      const score = typeof info.score === "number" && color === "white" ? -info.score : info.score;
+      return Object.assign({ live: true }, info, { score });
     }
     return settled(state, color);
   }
@@ -92,12 +95,7 @@ export function createEnginePanel(page) {
       if (!figures) continue;
       setStat(side, "depth", typeof figures.depth === "number" ? String(figures.depth) : "");
       setStat(side, "score", formatScore(figures.score));
-      const rate = figures.black_winrate;
-      setStat(
-        side,
-        "winrate",
-        formatWinrate(color === "black" || typeof rate !== "number" ? rate : 1 - rate),
-      );
+      setStat(side, "winrate", formatWinrate(figures.black_winrate));
       setStat(side, "nps", typeof figures.nps === "number" ? formatCount(figures.nps) + "/s" : "");
       setStat(side, "nodes", formatCount(figures.nodes));
       setStat(side, "time", formatMs(figures.time_ms));
