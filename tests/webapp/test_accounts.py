@@ -72,7 +72,7 @@ def test_signup_logs_in_and_keeps_the_guests_games(app: Any, client: Any) -> Non
     assert "visitor=" in " ".join(reply.headers.getlist("Set-Cookie"))
     now = me(client)
     assert now["id"] == guest["id"] and now["username"] == "Ada_99"
-    assert now["name"] == guest["name"]
+    assert guest["name"].startswith("Guest-") and now["name"] == "Ada_99"
     record = app.extensions["gomoku"].store.load(game_id)
     assert record.seats["black"].player_id == now["id"]
     # The stored hash is Argon2id, never the password.
@@ -80,6 +80,38 @@ def test_signup_logs_in_and_keeps_the_guests_games(app: Any, client: Any) -> Non
         stored = connection.execute(text("SELECT password_hash FROM accounts")).scalar()
     assert stored.startswith("$argon2id$") and PASSWORD not in stored
     assert hashing.verify(stored, PASSWORD) and not hashing.verify(stored, "wrong")
+
+
+def test_the_username_replaces_the_generated_guest_name_everywhere(client: Any) -> None:
+    client.get("/")
+    guest = me(client)["name"]
+    create_game(client, mode="ai", color="black", level=1)  # the guest's row is stored
+    assert signup(client, "Hopper").status_code == 303
+    assert me(client)["name"] == "Hopper"
+    for page in ("/", "/me", "/u/Hopper"):
+        html = client.get(page).get_data(as_text=True)
+        assert "Hopper" in html and guest not in html, page
+    profile = client.get("/u/Hopper").get_data(as_text=True)
+    heading = re.search(r"<h1[^>]*>(.*?)</h1>", profile, re.S)
+    assert heading is not None and "Hopper" in heading.group(1)
+
+
+def test_a_name_the_guest_chose_stays_at_sign_up(client: Any) -> None:
+    client.get("/")
+    token = csrf_of(client, "/me")
+    assert client.post("/me/name", data={"name": "Ada L.", "csrf_token": token}).status_code == 303
+    assert signup(client, "Lovelace").status_code == 303
+    assert me(client)["name"] == "Ada L." and me(client)["username"] == "Lovelace"
+
+
+def test_a_taken_username_leaves_the_guest_name_alone(app: Any, client: Any) -> None:
+    assert signup(client, "Taken").status_code == 303
+    other = app.test_client()
+    other.get("/")
+    guest = me(other)["name"]
+    create_game(other, mode="ai", color="black", level=1)
+    assert signup(other, "taken").status_code == 409
+    assert me(other)["name"] == guest and me(other)["username"] is None
 
 
 def test_a_second_device_is_the_same_person(app: Any, client: Any) -> None:

@@ -3,9 +3,10 @@
 Every POST is checked by ``csrf`` first. A refused form changes nothing and shows the
 form again with the reason (400; 403 for the CSRF token; 409 for a taken username; 429
 with ``Retry-After`` past the login rate limit of ``throttle``). Signing up turns the
-anonymous visitor into the account's person: their games, name and ratings stay theirs,
-and the browser gets a fresh anonymous cookie for after a log-out. Logging in opens a
-new session (``sessions``); a second device that logs in is the same person."""
+anonymous visitor into the account's person: their games, name and ratings stay theirs
+(a visitor still called by the generated ``Guest-NNNN`` is called by the username
+instead), and the browser gets a fresh anonymous cookie for after a log-out. Logging in
+opens a new session (``sessions``); a second device that logs in is the same person."""
 
 from __future__ import annotations
 
@@ -73,8 +74,9 @@ def signup() -> BaseResponse | Page:
     except AccountFormError as error:
         return _refused("signup", 400, error, error.code, field=error.field)
     try:
+        name = identity.account_name(visitor, username)
         account = identity.people().create_account(
-            username, hashing.hash_password(password), visitor.id, visitor.name
+            username, hashing.hash_password(password), visitor.id, name
         )
     except UsernameTakenError as error:
         return _refused("signup", 409, error, "username_taken", field="username")

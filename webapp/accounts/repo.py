@@ -90,7 +90,8 @@ class PeopleRepo:
     def create_account(
         self, username: str, password_hash: str, person_id: str, name: str
     ) -> AccountRecord:
-        """A new account playing as ``person_id`` (whose games and name it keeps)."""
+        """A new account playing as ``person_id`` (whose games it keeps), displayed as
+        ``name`` from now on; a taken username changes nothing."""
         self.remember(person_id, name)
         try:
             with self.engine.begin() as connection:
@@ -103,6 +104,11 @@ class PeopleRepo:
                         created_at=utcnow(),
                     )
                 ).inserted_primary_key
+                connection.execute(
+                    update(VISITORS)
+                    .where(VISITORS.c.id == person_id)
+                    .values(name=name, updated_at=utcnow())
+                )
         except IntegrityError:
             raise UsernameTakenError("that username is taken") from None
         assert account_id is not None

@@ -92,6 +92,12 @@ def default_name(person_id: str) -> str:
     return f"Guest-{digits}"
 
 
+def account_name(visitor: Visitor, username: str) -> str:
+    """The display name of the account ``visitor`` signs up for: the name they chose, or
+    ``username`` in place of the generated ``Guest-NNNN``."""
+    return username if visitor.name == default_name(visitor.id) else visitor.name
+
+
 def validate_name(text: Any) -> str:
     """The display name ``text`` asks for (spaces trimmed and runs of them made one), or
     ``InvalidNameError``: 1 to 24 characters, no control, format or unassigned characters
