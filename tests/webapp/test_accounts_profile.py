@@ -65,7 +65,7 @@ def test_the_archive_and_its_filters(app: Any, client: Any) -> None:
     )
     by_rule = {row["rule"]: row for row in body["by_rule"]}
     assert by_rule["renju"]["wins"] == 1 and by_rule["freestyle"]["losses"] == 1
-    assert by_rule["standard"]["games"] == 1
+    assert "standard" not in by_rule  # its only game is still being played
     assert isinstance(body["ratings"], list)
     # The friend's side of the same game is a loss.
     friend_id = friend.get("/api/v1/me").get_json()["id"]
@@ -85,6 +85,38 @@ def test_results_by_rule_on_the_page(app: Any, client: Any) -> None:
     assert re.search(r'data-rule="standard">.*?2-0-0.*?100%', table, re.S)
     assert 'data-i18n="profile.guest"' in page
     assert 'href="/me"' in page  # it is this visitor's own profile
+
+
+def test_results_by_rule_count_only_finished_games(app: Any, client: Any) -> None:
+    from webapp.game.types import Seat
+
+    client.get("/")
+    create_game(client, mode="ai", color="black", level=1)  # still being played
+    aborted = create_game(client, mode="ai", color="black", level=1)
+    app.extensions["gomoku"].service.abort(aborted, Seat.BLACK)
+    won = create_game(client, mode="friend", color="black")
+    assert app.test_client().post(f"/g/{won}/seat", json={}).status_code == 200
+    finish(app, won, "white")
+    lost = create_game(client, mode="ai", color="black", level=1, rule="renju")
+    finish(app, lost, "black")
+    me = client.get("/api/v1/me").get_json()["id"]
+    body = client.get(f"/api/v1/people/{me}/games").get_json()
+    assert body["total"] == 4  # every game is listed in the archive
+    tallies = {row["rule"]: row for row in body["by_rule"]}
+    assert tallies["freestyle"] == {"rule": "freestyle", "games": 1, "wins": 1, "losses": 0,
+                                    "draws": 0}  # fmt: skip
+    assert tallies["renju"]["games"] == 1 and tallies["renju"]["losses"] == 1
+    table = client.get(f"/u/{me}").get_data(as_text=True)
+    table = table[table.index('id="by-rule"') :]
+    assert re.search(r'data-rule="freestyle">.*?>1<.*?1-0-0.*?100%', table, re.S)
+
+
+def test_a_profile_with_only_unfinished_games_has_no_results(app: Any, client: Any) -> None:
+    client.get("/")
+    create_game(client, mode="ai", color="black", level=1)
+    me = client.get("/api/v1/me").get_json()["id"]
+    assert client.get(f"/api/v1/people/{me}/games").get_json()["by_rule"] == []
+    assert 'id="by-rule"' not in client.get(f"/u/{me}").get_data(as_text=True)
 
 
 def test_profile_links_and_refusals(app: Any, client: Any) -> None:

@@ -27,6 +27,8 @@ MOVES = cast(Table, Move.__table__)
 MODES = ("ai", "friend")
 RULES = ("freestyle", "standard", "renju")
 RESULTS = ("win", "loss", "draw", "aborted", "playing")
+# The results the results by rule count: a game still being played or aborted has none.
+DECIDED = frozenset({"win", "loss", "draw"})
 PAGE_SIZE = 30
 MAX_GAMES = 5000
 
@@ -130,7 +132,7 @@ def result_for(color: str, status: str, result: dict[str, Any] | None) -> str:
 
 def load_archive(engine: Engine, person_id: str, filters: Filters) -> Archive:
     """The person's games (newest first) through ``filters``, one page of them, and the
-    results by rule over all their games."""
+    results by rule over all their finished games (not the aborted ones)."""
     mine = SEATS.alias("mine")
     theirs = SEATS.alias("theirs")
     query = (
@@ -158,11 +160,12 @@ def load_archive(engine: Engine, person_id: str, filters: Filters) -> Archive:
     chosen = []
     for row in rows:
         outcome = result_for(row.color, row.status, row.result)
-        tally = by_rule.setdefault(row.rule, RuleResults(row.rule))
-        tally.games += 1
-        tally.wins += outcome == "win"
-        tally.losses += outcome == "loss"
-        tally.draws += outcome == "draw"
+        if outcome in DECIDED:
+            tally = by_rule.setdefault(row.rule, RuleResults(row.rule))
+            tally.games += 1
+            tally.wins += outcome == "win"
+            tally.losses += outcome == "loss"
+            tally.draws += outcome == "draw"
         if (
             (filters.mode is None or row.mode == filters.mode)
             and (filters.rule is None or row.rule == filters.rule)
