@@ -40,3 +40,40 @@ def test_ai_vs_ai_streams_moves_and_thinking(page: Page, live_server, ui) -> Non
     game_id = page.locator("#game").get_attribute("data-game-id")
     expect(other.locator(f'.live-game[data-game-id="{game_id}"]')).to_be_visible()
     other.close()
+
+
+@pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
+def test_the_engines_come_before_the_chat(browser, live_server, ui, phone: bool) -> None:
+    """On an AI vs AI page the engines' card comes before the spectators' chat; on a
+    desktop it starts above the fold."""
+    viewport = {"width": 390, "height": 844} if phone else {"width": 1280, "height": 800}
+    context = browser.new_context(viewport=viewport, is_mobile=phone, has_touch=phone)
+    try:
+        page = context.new_page()
+        page.goto(live_server.url + "/#watch")
+        form = page.locator("#form-aivai")
+        form.locator("select[name=black_player]").select_option("negamax:1")
+        form.locator("select[name=white_player]").select_option("negamax:1")
+        form.get_by_role("button", name="Start match").click()
+        page.wait_for_url(re.compile(r"/g/[\w-]+$"))
+        ui.wait_for_moves(page, 2)
+        engines = page.locator("#thinking-card")
+        chat = page.locator("#chat-card")
+        expect(engines).to_be_visible()
+        expect(chat).to_be_visible()
+        order = page.evaluate(
+            """() => {
+                const engines = document.getElementById('thinking-card');
+                const chat = document.getElementById('chat-card');
+                return engines.compareDocumentPosition(chat) & Node.DOCUMENT_POSITION_FOLLOWING;
+            }"""
+        )
+        assert order, "the chat comes before the engines"
+        engines_box, chat_box = engines.bounding_box(), chat.bounding_box()
+        assert engines_box is not None and chat_box is not None
+        assert engines_box["y"] < chat_box["y"]
+        if not phone:
+            assert engines_box["y"] + 120 < 800, "the engines start below the fold"
+        ui.screenshot(page, "aivai-engines-first-" + ("phone" if phone else "desktop"))
+    finally:
+        context.close()
