@@ -369,3 +369,26 @@ def test_engine_figures_are_black_s_like_the_graph(page: Page, live_server, ui, 
     expect(panel).to_have_attribute("data-live", "1")
     expect(panel.locator(".t-score")).to_have_text("\u22123.00")
     expect(panel.locator(".t-winrate")).to_have_text("20%")
+
+
+def test_the_tab_title_names_the_players(browser: Browser, live_server, ui) -> None:
+    """The page title says who plays whom (like the link preview), not the game's id."""
+    host = browser.new_context()
+    try:
+        page = host.new_page()
+        game_id = open_game(page, live_server, ui, mode="ai", level=1, color="black")
+        expect(page.locator("#status")).to_have_text("Your turn")
+        name = page.locator("#player-black .name").inner_text()
+        expect(page).to_have_title(re.compile(rf"^(● )?{re.escape(name)} vs AI Level 1 · Gomoku$"))
+        assert game_id not in page.title()
+        og = page.locator('meta[property="og:title"]').get_attribute("content")
+        assert og == f"{name} vs AI Level 1 · Gomoku"
+
+        friend_id = open_game(page, live_server, ui, mode="friend", color="white")
+        name = page.locator("#player-white .name").inner_text()
+        expect(page).to_have_title(f"Open seat vs {name} · Gomoku")
+        og = page.locator('meta[property="og:title"]').get_attribute("content")
+        assert og == f"{name} invites you to a game of Gomoku"
+        assert friend_id not in page.title()
+    finally:
+        host.close()
