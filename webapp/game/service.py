@@ -157,12 +157,10 @@ class GameService:
             return game, change
 
     def settled(self, game: Game) -> Game:
-        """``game`` after committing a flag fall or an abort (nobody started it) due now
-        (the caller holds the lock)."""
-        now = self.now()
-        change = model.settle(game, now)
+        """``game`` after committing a flag fall or an abort due now (the caller locks it)."""
+        change = model.settle(game, self.now())
         if not change.changed:
-            change = self.expiry.expire(game, now)
+            change = self.expiry.expire(game, self.now())
         if not change.changed:
             return game
         try:
@@ -244,24 +242,11 @@ class GameService:
             log.exception("could not announce the comings and goings of %s", game_id)
 
     def _arm_timers(self, game: Game) -> None:
-        clock = game.clock
-        if game.status is not Status.ACTIVE or clock is None or clock.running is None:
-            self.timers.cancel(game.id, "flag")
-        else:
-            delay = clock.left(clock.running, self.now()) / 1000 + 0.05
-            self.timers.set(game.id, "flag", delay, lambda: self.refresh(game.id))
-        if game.status is not Status.ACTIVE:
-            self.timers.cancel(game.id, "abandon")
-        expires = self.expiry.at(game)
-        if expires is None:
-            self.timers.cancel(game.id, "expire")
-        else:
-            delay = (expires - self.now()) / 1000 + 0.05
-            self.timers.set(game.id, "expire", delay, lambda: self.refresh(game.id))
+        refresh = lambda: self.refresh(game.id)  # noqa: E731
+        self.timers.arm(game, self.now(), expires_at=self.expiry.at(game), refresh=refresh)
 
     def live_games(self, limit: int = 20) -> list[dict[str, Any]]:
-        """Games in progress that someone moved in lately (a game of engines: that is
-        running), newest first; a game nobody has moved in yet is not one to watch."""
+        """Games in progress someone moved in lately (engine games: running), newest first."""
         since = self.now() - self.settings.idle_ms
         records = self.store.list_games(status="active", limit=limit, played_after_ms=since)
         return [self.public_state(record) for record in records]
@@ -460,11 +445,9 @@ class GameService:
     # -- start-up -----------------------------------------------------------------------
 
     def settle(self, game: Game) -> Game:
-        """``game`` after settling a flag fall, or its abort if nobody started it in
-        time (a no-op for other games without a clock)."""
-        clocked = game.status is Status.ACTIVE and game.clock is not None
-        expires = self.expiry.at(game)
-        if not clocked and (expires is None or self.now() < expires):
+        """``game`` after settling a flag fall or an abort due now (for most games a no-op)."""
+        due = self.expiry.expire(game, self.now()).changed
+        if not due and (game.status is not Status.ACTIVE or game.clock is None):
             return game
         with self.lock(game.id):
             return self.settled(self.load(game.id))
@@ -472,14 +455,8 @@ class GameService:
     def resume(self) -> int:
         """After a start: settle clocks, abort the games nobody started in time, arm
         timers, restart AI turns; return how many AI turns."""
-        for game_id in self.store.game_ids(Status.WAITING.value):
-            try:
-                with self.lock(game_id):
-                    self._arm_timers(self.settled(self.load(game_id)))
-            except Exception:
-                log.exception("could not resume game %s", game_id)
         started = 0
-        for game_id in self.store.active_game_ids():
+        for game_id in self.store.game_ids(Status.WAITING.value) + self.store.active_game_ids():
             try:
                 with self.lock(game_id):
                     game = self.settled(self.load(game_id))

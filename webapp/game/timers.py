@@ -1,12 +1,16 @@
 """Timers of the game service: a flag fall due on a running clock, the moment a player
-who stayed may claim an abandoned game, and the like. One timer per game and purpose;
-setting one replaces the previous. The callbacks run on timer threads and go through the
-service's per-game lock like any request."""
+who stayed may claim an abandoned game, the abort of a game nobody started (``expiry``),
+and the like. One timer per game and purpose; setting one replaces the previous. The
+callbacks run on timer threads and go through the service's per-game lock like any
+request."""
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+
+from webapp.game.model import Game
+from webapp.game.types import Status
 
 
 class GameTimers:
@@ -36,6 +40,24 @@ class GameTimers:
         if previous is not None:
             previous.cancel()
         timer.start()
+
+    def arm(
+        self, game: Game, now: int, *, expires_at: int | None, refresh: Callable[[], None]
+    ) -> None:
+        """Set ``game``'s timers as it stands at ``now``: ``refresh`` when its running
+        clock's flag falls and at ``expires_at`` (nobody started it); a game no longer
+        in progress has no abandon countdown either."""
+        clock = game.clock
+        if game.status is not Status.ACTIVE or clock is None or clock.running is None:
+            self.cancel(game.id, "flag")
+        else:
+            self.set(game.id, "flag", clock.left(clock.running, now) / 1000 + 0.05, refresh)
+        if game.status is not Status.ACTIVE:
+            self.cancel(game.id, "abandon")
+        if expires_at is None:
+            self.cancel(game.id, "expire")
+        else:
+            self.set(game.id, "expire", (expires_at - now) / 1000 + 0.05, refresh)
 
     def cancel(self, game_id: str, purpose: str) -> None:
         with self._lock:
