@@ -260,13 +260,26 @@ class Searcher:
                 break
         if best is None:
             # Stopped before the first iteration finished: take the best-ordered move.
-            count = generate(state, hs, 0, -1, 1)
-            move = to_point(hs.moves[0, 0]) if count > 0 else fallback[0]
+            move = self._best_ordered(state, hs, fallback)
             best = self._result(move, 0, 0, state, [move], start)
         if best.move not in fallback and fallback:
-            best = self._result(fallback[0], best.score, best.depth, state, [fallback[0]], start)
+            # A lost root may "block" on a point the rule forbids (renju): the game is lost
+            # either way, so play the best-ordered legal move, not an arbitrary one.
+            move = self._best_ordered(state, hs, fallback)
+            best = self._result(move, best.score, best.depth, state, [move], start)
         # Report the work of the whole search, including an unfinished last iteration.
         return self._result(best.move, best.score, best.depth, state, best.pv, start)
+
+    @staticmethod
+    def _best_ordered(state: State, hs: Heuristics, legal: list[Point]) -> Point:
+        """The legal move the move ordering ranks first (forbidden points are never
+        candidates), or the first legal move when there is no candidate."""
+        count = generate(state, hs, 0, -1, 1)
+        if count > 0:
+            move = index_point(state, int(hs.moves[0, 0]))
+            if move in legal:
+                return move
+        return legal[0]
 
     def _root_threat_win(
         self,

@@ -105,6 +105,20 @@ def test_losing_side_delays_the_loss() -> None:
     assert result.move in [(4, 7), (9, 7)]
 
 
+def test_a_lost_renju_black_plays_near_the_stones_not_in_a_corner() -> None:
+    # White's four can only be blocked on a point forbidden to black: black is lost
+    # whatever it plays, and still plays a move of the fight.
+    moves = [(7, 7), (9, 9), (6, 6), (8, 10), (8, 6), (10, 9), (7, 6), (9, 6), (5, 6),
+             (4, 6), (7, 5), (7, 4), (6, 7), (7, 9), (8, 9), (5, 7)]  # fmt: skip
+    board = Board.from_moves(moves, rule="renju")
+    result = Searcher().search(board, Limit(time=0.5))
+    assert result.score <= -MATE_BOUND
+    assert result.move in board.legal_moves()
+    assert result.pv[0] == result.move
+    distance = min(max(abs(result.move[0] - x), abs(result.move[1] - y)) for x, y in moves)
+    assert distance <= 2, result.move
+
+
 def test_fixed_node_limit_is_deterministic() -> None:
     board = Board.from_moves([(7, 7), (8, 8), (8, 7), (6, 7), (7, 8), (9, 9)])
     first = Searcher().search(board, Limit(nodes=30000))
