@@ -20,7 +20,6 @@ from engine.kernel.prefetch import prefetch_row
 from engine.kernel.scores import INF, MATE, MATE_BOUND
 from engine.kernel.signatures import HEURISTICS_T, I64, STATE_T, TABLES_T, TT_T
 from engine.kernel.state import (
-    I_HASH,
     I_NODE_LIMIT,
     I_NODES,
     I_NULL_PLY,
@@ -44,7 +43,7 @@ from engine.kernel.tables import (
     Tables,
 )
 from engine.kernel.threats import LEAF_VCF_DEPTH, LEAF_VCF_NODES, capped_vcf
-from engine.kernel.tt import TT_EXACT, TT_LOWER, TT_UPPER, Tt, tt_store
+from engine.kernel.tt import TT_EXACT, TT_LOWER, TT_UPPER, Tt, table_key, tt_store
 
 # Late-move reductions: LMR[depth, n] plies for the n-th move (from 0) at ``depth``.
 LMR_DEPTHS = 64
@@ -91,17 +90,10 @@ def _update_pv(hs: Heuristics, ply: int, move: int) -> None:
 
 
 @njit(cache=True, inline="always")
-def _table_key(st: State, color: int) -> np.int64:
-    """The table key of the position with ``color`` to move: the stones' hash with the
-    side to move mixed in."""
-    return st.info[I_HASH] ^ (np.int64(color) << 61)
-
-
-@njit(cache=True, inline="always")
 def _prefetch_child(st: State, tt: Tt, color: int) -> None:
     """Start loading the table slot of the position just entered, where the side to
     move is ``color``'s opponent, before the child's probe needs it."""
-    prefetch_row(tt.slots, _table_key(st, 3 - color) & (tt.slots.shape[0] - 1))
+    prefetch_row(tt.slots, table_key(st, 3 - color) & (tt.slots.shape[0] - 1))
 
 
 @njit(cache=True)
@@ -187,7 +179,7 @@ def pvs(
         return evaluate(st, tb)
 
     # Step 3. Transposition table.
-    key = _table_key(st, color)
+    key = table_key(st, color)
     slot = key & (tt.slots.shape[0] - 1)
     tt_move = -1
     tt_depth = -64

@@ -14,6 +14,7 @@ import numpy as np
 from numba import njit
 
 from engine.kernel.scores import MATE_BOUND
+from engine.kernel.state import I_HASH, State
 
 TT_EXACT = 1
 TT_LOWER = 2
@@ -31,6 +32,13 @@ def new_tt(megabytes: int) -> Tt:
     while entries * 16 * 2 <= megabytes * 1024 * 1024:
         entries *= 2
     return Tt(np.zeros((entries, 2), dtype=np.int64))
+
+
+@njit(cache=True, inline="always")
+def table_key(st: State, color: int) -> np.int64:
+    """The table key of the position with ``color`` to move: the stones' hash with the
+    side to move mixed in."""
+    return st.info[I_HASH] ^ (np.int64(color) << 61)
 
 
 @njit(cache=True)

@@ -29,6 +29,7 @@ from engine.game.board import Board
 from engine.game.points import Point
 from engine.kernel.heuristics import Heuristics, clear_heuristics
 from engine.kernel.movepick import generate
+from engine.kernel.pv_walk import extend_root_pv
 from engine.kernel.pvs import search_root
 from engine.kernel.scores import INF, MATE
 from engine.kernel.state import I_STOPPED, State, index_point, point_index
@@ -113,7 +114,7 @@ class MultiPvSearch:
                     value, stopped = self._search_root(memory, depth, window)
                     if stopped:
                         break
-                    pv = self._pv(memory.hs)
+                    pv = self._pv(memory, depth)
                     taken = {line.move for line in fixed} | {line.move for line in lines}
                     if not pv or pv[0] in taken:
                         break  # no other move (a forced reply, or every move listed)
@@ -174,8 +175,11 @@ class MultiPvSearch:
         for move in moves:
             self._skip(move)
 
-    def _pv(self, hs: Heuristics) -> list[Point]:
-        length = int(hs.pv_len[0])
+    def _pv(self, memory: Memory, depth: int) -> list[Point]:
+        """The root's line, its tail taken from the table where the search ended it
+        early (a child answered by the table)."""
+        hs = memory.hs
+        length = extend_root_pv(self.state, self.tables, memory.tt, hs, depth)
         return [self._point(hs.pv[0, k]) for k in range(length)]
 
     def _point(self, index: int) -> Point:

@@ -20,6 +20,7 @@ from engine.game.errors import GameOverError
 from engine.game.points import Point
 from engine.kernel.heuristics import Heuristics, age_heuristics, new_heuristics
 from engine.kernel.movepick import generate
+from engine.kernel.pv_walk import extend_root_pv
 from engine.kernel.pvs import search_root
 from engine.kernel.scores import INF, MATE
 from engine.kernel.state import (
@@ -239,7 +240,7 @@ class Searcher:
                 else:
                     break
             stopped = bool(state.info[I_STOPPED])
-            pv_len = int(hs.pv_len[0])
+            pv_len = extend_root_pv(state, tables, tt, hs, depth)
             if pv_len == 0:
                 break
             pv = [to_point(hs.pv[0, k]) for k in range(pv_len)]

@@ -126,3 +126,27 @@ def test_multi_pv_runs_with_jit_disabled() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["3", "True"]
+
+
+@pytest.mark.parametrize("count", [1, 3])
+def test_a_search_that_goes_on_from_a_deeper_one_reports_whole_lines(count: int) -> None:
+    # The analysis board searches a position in slices with one searcher, so the first
+    # iterations of a slice find their children in the table, searched deeper before.
+    board = BENCH[2]
+    reports: list[IterationInfo] = []
+    searcher = Searcher(multipv=count)
+    searcher.search(board, Limit(depth=9))
+    searcher.on_iteration = reports.append
+    searcher.search(board, Limit(depth=7))
+    assert [info.depth for info in reports] == list(range(1, 8))
+    for info in reports[2:]:
+        lines = info.lines if count > 1 else [info]
+        assert len(lines) == count
+        for line in lines:
+            assert len(line.pv) >= min(info.depth, 3), (info.depth, line.pv)
+            trial = board.copy()
+            for move in line.pv:
+                assert move in trial.legal_moves()
+                trial.push(move)
+                if trial.is_game_over():
+                    break

@@ -72,6 +72,24 @@ def test_updates_stream_pause_continue_and_stop(board_app: Any) -> None:
     assert runs.running() == 0
 
 
+def test_later_slices_go_deeper_without_repeating_shallow_depths(board_app: Any) -> None:
+    # The run searches in slices of 0.6 s up to its 1.5 s cap, each slice going on from
+    # the last: the depth shown never falls back, and every line keeps its continuation.
+    sock = connect(board_app)
+    sock.emit("analyse", {"size": 15, "rule": "freestyle", "moves": MIDGAME, "lines": 2},
+              namespace=NAMESPACE)  # fmt: skip
+    events = wait_for(sock, lambda seen: any(u["status"] == "paused" for u in updates(seen)))
+    got = updates(events)
+    depths = [u["depth"] for u in got]
+    assert depths == sorted(depths), depths
+    assert len(got) >= 3
+    for update in got:
+        for line in update["lines"]:
+            if line["mate"] is None:
+                assert len(line["pv"]) >= min(update["depth"], 3), (update["depth"], line)
+    sock.disconnect(namespace=NAMESPACE)
+
+
 def test_a_new_position_replaces_the_old(board_app: Any) -> None:
     sock = connect(board_app)
     first = {"size": 15, "rule": "freestyle", "moves": MIDGAME, "lines": 2}

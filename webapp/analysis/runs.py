@@ -164,7 +164,9 @@ class AnalysisRuns:
         ticket.future.add_done_callback(lambda future: self._done(run, future, started))
 
     def _progress(self, run: _Run, info: dict[str, Any]) -> None:
-        if self._current(run):
+        # A slice goes on from what the last one learned, so its first iterations only
+        # repeat depths already shown: they are not sent again.
+        if self._current(run) and int(info.get("depth", 0)) >= int(run.latest.get("depth", 0)):
             self._send(run, info, "running")
 
     def _done(self, run: _Run, future: Future[AiMove], started: float) -> None:
