@@ -3,7 +3,9 @@
  * colour while the toggle holds it), undo, clear, size, rule and the number of lines.
  * Every position is sent to the server over the /analysis namespace (`analyse`); the
  * server streams `analysis` updates (the best moves with scores, win rates, depths and
- * lines) which fill the ranked list and the heat map drawn over the board.
+ * lines) which fill the ranked list and the heat map drawn over the board. A finished
+ * game opens on its final position with the winning five marked and a word on how to
+ * analyse it (undo a move): there is nothing left to search there.
  */
 import { BoardView } from "./board.js";
 import { apply, errorText, onChange, t } from "./i18n.js";
@@ -19,6 +21,7 @@ const state = {
   fixedColour: null, // null: alternate; else "black" | "white"
   position: 0, // the server's number of the position analysed now
   update: null,
+  over: initial.over || null, // the opened game's end ({reason, line}) until the stones change
 };
 state.colours = state.moves.map((_, i) => (i % 2 === 0 ? "black" : "white"));
 
@@ -29,6 +32,13 @@ const status = document.getElementById("an-status");
 const figures = document.getElementById("an-figures");
 const resume = document.getElementById("an-continue");
 const colourButton = document.getElementById("an-color");
+
+// The status line, kept as a function so a change of language can say it again.
+let statusText = () => t("analysis.connecting");
+function setStatus(text) {
+  statusText = text;
+  status.textContent = text();
+}
 
 const board = new BoardView(canvas, { onPlay: (x, y) => place(x, y) });
 const socket = window.io("/analysis", { transports: ["websocket", "polling"] });
@@ -59,10 +69,12 @@ function render() {
     size: state.size,
     stones,
     lastMove: state.moves.length ? state.moves[state.moves.length - 1] : null,
-    interactive: true,
-    ghostColor: nextColour(),
+    winLine: state.over ? state.over.line : [],
+    interactive: !state.over,
+    ghostColor: state.over ? null : nextColour(),
     pv: [],
   });
+  canvas.dataset.winLine = state.over ? state.over.line.map((p) => p.join(",")).join(" ") : "";
   colourButton.textContent = state.fixedColour
     ? t("analysis.only_" + state.fixedColour)
     : t("analysis.alternate");
@@ -76,12 +88,17 @@ function analyse() {
   figures.textContent = "";
   drawHeat();
   resume.hidden = true;
-  if (!ok) {
-    status.textContent = t("analysis.unbalanced");
+  if (state.over) {
+    setStatus(() => t("analysis.game_over"));
     socket.emit("analysis_stop", {});
     return;
   }
-  status.textContent = t("analysis.thinking");
+  if (!ok) {
+    setStatus(() => t("analysis.unbalanced"));
+    socket.emit("analysis_stop", {});
+    return;
+  }
+  setStatus(() => t("analysis.thinking"));
   socket.emit(
     "analyse",
     { size: state.size, rule: state.rule, moves, lines: state.lines },
@@ -95,6 +112,7 @@ function place(x, y) {
   if (state.moves.some((m) => m[0] === x && m[1] === y)) return;
   state.moves.push([x, y]);
   state.colours.push(nextColour());
+  state.over = null;
   render();
   analyse();
 }
@@ -141,13 +159,13 @@ function showUpdate(update) {
     seconds: (update.elapsed_ms / 1000).toFixed(0),
   });
   if (update.status === "paused") {
-    status.textContent = t("analysis.paused");
+    setStatus(() => t("analysis.paused"));
     resume.hidden = false;
   } else if (update.status === "done") {
-    status.textContent = t("analysis.done");
+    setStatus(() => t("analysis.done"));
     resume.hidden = true;
   } else {
-    status.textContent = t("analysis.running", { depth: update.depth });
+    setStatus(() => t("analysis.running", { depth: update.depth }));
     resume.hidden = true;
   }
   drawHeat();
@@ -200,7 +218,7 @@ function sideRate(line) {
 
 socket.on("connect", () => analyse());
 socket.on("disconnect", () => {
-  status.textContent = t("analysis.connecting");
+  setStatus(() => t("analysis.connecting"));
 });
 socket.on("analysis", (data) => {
   if (data.position < state.position) return;
@@ -208,19 +226,24 @@ socket.on("analysis", (data) => {
   showUpdate(data);
 });
 socket.on("error", (error) => {
-  status.textContent = errorText(error);
+  // A five placed on the board: the same advice as for a finished game.
+  setStatus(() =>
+    error && error.code === "game_over" ? t("analysis.game_over") : errorText(error),
+  );
 });
 
 document.getElementById("an-undo").addEventListener("click", () => {
   if (!state.moves.length) return;
   state.moves.pop();
   state.colours.pop();
+  state.over = null;
   render();
   analyse();
 });
 document.getElementById("an-clear").addEventListener("click", () => {
   state.moves = [];
   state.colours = [];
+  state.over = null;
   render();
   analyse();
 });
@@ -233,6 +256,7 @@ document.getElementById("an-size").addEventListener("change", (event) => {
   state.size = Number(event.target.value);
   state.moves = [];
   state.colours = [];
+  state.over = null;
   render();
   analyse();
 });
@@ -246,13 +270,14 @@ document.getElementById("an-lines").addEventListener("change", (event) => {
 });
 resume.addEventListener("click", () => {
   resume.hidden = true;
-  status.textContent = t("analysis.thinking");
+  setStatus(() => t("analysis.thinking"));
   socket.emit("analysis_continue", {});
 });
 window.addEventListener("resize", () => requestAnimationFrame(drawHeat));
 onChange(() => {
   render();
   if (state.update) showUpdate(state.update);
+  status.textContent = statusText();
 });
 apply();
 render();

@@ -118,3 +118,35 @@ def test_screenshots(browser: Browser, live_server: Any, ui: Any, size: str) -> 
         assert scroll <= SIZES[size]["viewport"]["width"], wide
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_a_finished_game_opens_with_its_five_and_how_to_go_on(
+    browser: Browser, live_server: Any, ui: Any, size: str
+) -> None:
+    """A finished game opens on its final position with the five marked and the advice to
+    undo a move; undoing one starts the analysis of the position before the win."""
+    context = browser.new_context(**SIZES[size])
+    try:
+        page = context.new_page()
+        five = [[3, 7], [3, 9], [4, 7], [4, 9], [5, 7], [5, 9], [6, 7], [6, 9], [7, 7]]
+        game = ui.create_game(context, live_server.url, mode="friend", color="black", moves=five)
+        page.goto(live_server.url + f"/g/{game}")
+        expect(page.locator("#game")).to_have_attribute("data-status", "finished")
+        page.locator("#btn-analyse").click()
+        page.wait_for_url(re.compile(r"/analysis\?game="))
+        status = page.locator("#an-status")
+        expect(status).to_have_text(
+            "The game is over — undo a move to analyse the position before it"
+        )
+        board = page.locator("#board")
+        expect(board).to_have_attribute("data-win-line", "3,7 4,7 5,7 6,7 7,7")
+        expect(page.locator("#an-lines-list li")).to_have_count(0)
+        ui.screenshot(page, f"analysis-finished-{size}", full_page=size == "phone")
+        page.locator("[data-set-lang=zh]").click()
+        expect(status).to_have_text("对局已结束——悔一步棋即可分析之前的局面")
+        page.locator("#an-undo").click()
+        expect(board).to_have_attribute("data-win-line", "")
+        expect(page.locator("#an-lines-list li").first).to_be_visible(timeout=UPDATE_TIMEOUT_MS)
+    finally:
+        context.close()
