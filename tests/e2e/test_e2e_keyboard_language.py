@@ -95,3 +95,52 @@ def test_language_switch_to_chinese_and_back(page: Page, live_server, ui) -> Non
     expect(page.locator("#ai-title")).to_contain_text("Play the computer")
     page.goto(f"{live_server.url}/g/{game_id}")
     expect(page.locator("#status")).to_have_text("Your turn")
+
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+# Names that stay as they are in any language.
+UNTRANSLATED = {"English", "简体中文"}
+
+
+def english_labels(page: Page) -> list[str]:
+    """aria-labels and titles on the page that carry no Chinese at all."""
+    labels: list[str] = page.evaluate(
+        """() => [...document.querySelectorAll('[aria-label], option[title]')]
+            .flatMap(el => [el.getAttribute('aria-label'), el.tagName === 'OPTION'
+                ? el.getAttribute('title') : null])
+            .filter(text => text)"""
+    )
+    return [text for text in labels if not CJK.search(text) and text not in UNTRANSLATED]
+
+
+def test_tooltips_and_aria_labels_are_translated(page: Page, live_server, ui) -> None:
+    """In Chinese, the AI descriptions on the home page and the aria-labels of every page
+    are Chinese too."""
+    page.set_viewport_size({"width": 1280, "height": 800})
+    five = [[3, 7], [3, 9], [4, 7], [4, 9], [5, 7], [5, 9], [6, 7], [6, 9], [7, 7]]
+    finished = ui.create_game(
+        page.context, live_server.url, mode="friend", color="black", moves=five
+    )
+    live = ui.create_game(page.context, live_server.url, mode="ai", level=1, color="black")
+    page.goto(live_server.url + "/?lang=zh")
+    form = page.locator("#form-aivai")
+    expect(form.locator("option[value='negamax:4']").first).to_have_attribute(
+        "title", "每步搜索一秒。"
+    )
+    expect(form.locator("option[value='mcts']").first).to_have_attribute(
+        "title", re.compile("蒙特卡洛")
+    )
+    for path in (
+        "/",
+        f"/g/{live}",
+        f"/g/{finished}/review",
+        f"/analysis?game={finished}",
+        "/puzzles",
+        "/leaderboard",
+    ):
+        page.goto(live_server.url + path)
+        page.wait_for_load_state("networkidle")
+        assert english_labels(page) == [], path
+    # Back in English the labels are English again.
+    page.locator("[data-set-lang=en]").click()
+    expect(page.locator("nav.site-nav")).to_have_attribute("aria-label", "Main")
