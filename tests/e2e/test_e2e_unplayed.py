@@ -41,12 +41,15 @@ def test_an_untouched_game_is_called_off_and_says_why(
         page.goto(f"{url}/g/{game_id}")
         expect(page.locator("#game")).to_have_attribute("data-status", "finished", timeout=10_000)
         expect(page.locator("#result-title")).to_have_text("Game aborted")
+        # The open page says why at once, without a reload.
+        sentence = "Nobody moved, so the game was called off. It counts for no one."
+        expect(page.locator("#result-sub")).to_have_text(sentence)
 
         later = visitor.new_page()
         later.goto(f"{url}/g/{game_id}")
-        note = later.locator("#result-unplayed")
+        note = later.locator("#result-sub")
         expect(note).to_be_visible()
-        expect(note).to_have_text("Nobody moved, so the game was called off. It counts for no one.")
+        expect(note).to_have_text(sentence)
         later.locator("[data-set-lang=zh]").first.click()
         zh = "双方都没有落子，对局已取消，不计入任何人的战绩。"  # noqa: RUF001
         expect(note).to_have_text(zh)

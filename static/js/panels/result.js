@@ -30,12 +30,11 @@ export function createResultPanel(page) {
       const result = state.result;
       banner.className = "result-banner " + (result.winner ? "win-" + result.winner : "draw");
       $("result-title").textContent = resultText(result);
+      const aborted = (result.termination || result.reason) === "aborted";
       let sub = "";
-      if (
-        state.you &&
-        !state.imported_finished &&
-        (result.termination || result.reason) !== "aborted"
-      ) {
+      if (aborted && result.detail === "unplayed") {
+        sub = t("result.unplayed");
+      } else if (state.you && !state.imported_finished && !aborted) {
         if (!result.winner) sub = t("result.you_drew");
         else sub = result.winner === state.you ? t("result.you_won") : t("result.you_lost");
       }
