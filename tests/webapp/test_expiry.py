@@ -7,11 +7,10 @@ is opened in time gets the seat; the page of an aborted game says what became of
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from socket_helpers import create_game, join
+from socket_helpers import create_game, join, wait_for
 
 from engine import Rule
 from webapp.game import model, opening
@@ -33,19 +32,13 @@ def ai() -> SeatInfo:
     return SeatInfo(SeatKind.AI, "AI Level 1", 1)
 
 
+# What the page of a game aborted because nobody moved says, before any script runs.
+UNPLAYED_TEXT = 'id="result-sub">Nobody moved, so the game was called off.'
+
+
 def new(mode: Mode, seats: dict[Seat, SeatInfo], **options: Any) -> Game:
     game = model.new_game("g1", mode, size=15, rule=Rule.FREESTYLE, seats=seats, now=T0, **options)
     return replace(game, touched_at=T0)
-
-
-def wait_for(check: Callable[[], Any], timeout_s: float = 5.0) -> Any:
-    deadline = time.monotonic() + timeout_s
-    while True:
-        found = check()
-        if found:
-            return found
-        assert time.monotonic() < deadline, "condition not met"
-        time.sleep(0.05)
 
 
 # -- the pure rule -----------------------------------------------------------------------
@@ -132,7 +125,7 @@ def test_an_untouched_game_is_aborted_and_its_link_says_so(app_factory: Any) -> 
     assert state["result"]["detail"] == "unplayed"
     page = client.get(f"/g/{game_id}")
     assert page.status_code == 200
-    assert 'id="result-unplayed"' in page.get_data(as_text=True)
+    assert UNPLAYED_TEXT in page.get_data(as_text=True)
     assert "Aborted: nobody moved." in page.get_data(as_text=True)
 
 
@@ -176,7 +169,7 @@ def test_a_friend_game_nobody_came_to_is_aborted(app_factory: Any) -> None:
     time.sleep(0.5)
     guest = app.test_client()
     page = guest.get(f"/g/{game_id}")
-    assert page.status_code == 200 and 'id="result-unplayed"' in page.get_data(as_text=True)
+    assert page.status_code == 200 and UNPLAYED_TEXT in page.get_data(as_text=True)
     reply = guest.post(f"/g/{game_id}/seat", json={})
     assert reply.status_code == 400
     assert guest.get(f"/api/v1/games/{game_id}").get_json()["result"]["detail"] == "unplayed"
