@@ -11,13 +11,18 @@ from playwright.sync_api import Page, expect
 pytestmark = pytest.mark.e2e
 
 
-def test_ai_vs_ai_streams_moves_and_thinking(page: Page, live_server, ui) -> None:
-    page.goto(live_server.url + "/#watch")
+def start_match(page: Page, base: str, black: str, white: str) -> None:
+    """Start an AI vs AI game from the home page's form and wait for its page."""
+    page.goto(base + "/#watch")
     form = page.locator("#form-aivai")
-    form.locator("select[name=black_player]").select_option("negamax:2")
-    form.locator("select[name=white_player]").select_option("negamax:3")
+    form.locator("select[name=black_player]").select_option(black)
+    form.locator("select[name=white_player]").select_option(white)
     form.get_by_role("button", name="Start match").click()
     page.wait_for_url(re.compile(r"/g/[\w-]+$"))
+
+
+def test_ai_vs_ai_streams_moves_and_thinking(page: Page, live_server, ui) -> None:
+    start_match(page, live_server.url, "negamax:2", "negamax:3")
     expect(page.locator("#game")).to_have_attribute("data-you", "")
     expect(page.locator("#move-form")).to_be_hidden()
 
@@ -50,12 +55,7 @@ def test_the_engines_come_before_the_chat(browser, live_server, ui, phone: bool)
     context = browser.new_context(viewport=viewport, is_mobile=phone, has_touch=phone)
     try:
         page = context.new_page()
-        page.goto(live_server.url + "/#watch")
-        form = page.locator("#form-aivai")
-        form.locator("select[name=black_player]").select_option("negamax:1")
-        form.locator("select[name=white_player]").select_option("negamax:1")
-        form.get_by_role("button", name="Start match").click()
-        page.wait_for_url(re.compile(r"/g/[\w-]+$"))
+        start_match(page, live_server.url, "negamax:1", "negamax:1")
         ui.wait_for_moves(page, 2)
         engines = page.locator("#thinking-card")
         chat = page.locator("#chat-card")

@@ -16,6 +16,17 @@ def create_game(client: Any, **body: Any) -> str:
     return str(reply.get_json()["id"])
 
 
+def wait_for(check: Callable[[], Any], timeout_s: float = 5.0) -> Any:
+    """``check()``'s first truthy value, polled until ``timeout_s`` runs out."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        found = check()
+        if found:
+            return found
+        assert time.monotonic() < deadline, "condition not met"
+        time.sleep(0.05)
+
+
 class Events:
     """Everything one test socket received, in order."""
 

@@ -42,16 +42,6 @@ def received(sock: Any, name: str) -> list[dict[str, Any]]:
     return [e["args"][0] for e in sock.get_received(NS) if e["name"] == name]
 
 
-def wait_for(check: Callable[[], Any], timeout_s: float = 5.0) -> Any:
-    deadline = time.monotonic() + timeout_s
-    while True:
-        found = check()
-        if found:
-            return found
-        assert time.monotonic() < deadline, "condition not met"
-        time.sleep(0.05)
-
-
 SEEK = {"rule": "freestyle", "size": 15, "preset": "3+2", "rated": True, "color": "black"}
 
 
