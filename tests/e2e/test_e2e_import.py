@@ -50,7 +50,15 @@ def test_export_then_import_psq(page: Page, live_server, ui, tmp_path: Path) -> 
     expect(form.get_by_label("PSQ record")).to_have_value(psq)
     form.get_by_label("PSQ record").fill("not a psq file")
     form.get_by_role("button", name="Import and play").click()
-    expect(form.locator(".form-error")).to_be_visible()
+    expect(form.locator(".form-error")).to_have_text(
+        "The first line of a PSQ record must look like “Piskvorky 15x15, 11:11, 0”"
+    )
+    assert page.url.rstrip("/") == live_server.url
+    # A record whose moves are not a legal game says which move is wrong.
+    form.get_by_label("PSQ record").fill("Piskvorky 15x15, 11:11, 0\n8,8,0\n8,8,0\n-1\n")
+    form.get_by_role("button", name="Import and play").click()
+    expect(form.locator(".form-error")).to_contain_text("not a legal game")
+    expect(form.locator(".form-error")).to_contain_text("occupied")
     assert page.url.rstrip("/") == live_server.url
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from webapp.game.psq import PsqError, format_psq, parse_psq
@@ -37,19 +39,38 @@ def test_one_based_reading_is_the_default() -> None:
 
 
 @pytest.mark.parametrize(
-    "text",
+    ("text", "reason", "params"),
     [
-        "",
-        "hello\n8,8,0\n",
-        "Piskvorky 15x20, 11:11, 0\n",
-        "Piskvorky 40x40, 11:11, 0\n",
-        "Piskvorky 15x15, 11:11, 0\n0,0,0\n16,1,0\n",
-        "Piskvorky 15x15, 11:11, 0\n8,8,0\n8,8,0\n",
+        ("", "empty", {}),
+        ("Piskvorky 15x15, 11:11, 0\n" + "8,8,0\n" * 5000, "too_long", {"limit": 20_000}),
+        ("hello\n8,8,0\n", "header", {}),
+        ("Piskvorky 15x20, 11:11, 0\n", "not_square", {"width": 15, "height": 20}),
+        ("Piskvorky 40x40, 11:11, 0\n", "size", {"size": 40, "low": 7, "high": 22}),
+        ("Piskvorky 15x15, 11:11, 0\n0,0,0\n16,1,0\n", "off_board", {"size": 15}),
+        ("Piskvorky 15x15, 11:11, 0\n8,8,0\n8,8,0\n", "illegal", {}),
     ],
 )
-def test_bad_psq_is_refused(text: str) -> None:
-    with pytest.raises(PsqError):
+def test_bad_psq_is_refused_with_its_reason(text: str, reason: str, params: dict) -> None:
+    with pytest.raises(PsqError) as refused:
         parse_psq(text)
+    assert refused.value.reason == reason
+    if reason == "illegal":
+        assert "occupied" in str(refused.value.params["detail"])
+    else:
+        assert refused.value.params == params
+
+
+def test_the_api_says_why_a_record_was_refused(app_factory: Any) -> None:
+    app = app_factory()
+    client = app.test_client()
+    store = app.extensions["gomoku"].store
+    before = len(store.list_games(limit=1000))
+    reply = client.post("/api/v1/import", json={"psq": "Piskvorky 15x20, 11:11, 0\n"})
+    assert reply.status_code == 400
+    body = reply.get_json()
+    assert body["code"] == "bad_psq"
+    assert body["params"] == {"reason": "not_square", "width": 15, "height": 20}
+    assert len(store.list_games(limit=1000)) == before  # nothing was created
 
 
 def test_an_empty_game_parses() -> None:

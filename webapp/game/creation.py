@@ -108,7 +108,8 @@ def new_from_psq(
     try:
         record = parse_psq(request.psq, rule=request.rule)
     except PsqError as error:
-        raise BadRequestError(str(error), code="bad_psq") from None
+        params = {"reason": error.reason, **error.params}
+        raise BadRequestError(str(error), code="bad_psq", params=params) from None
     turn = "black" if len(record.moves) % 2 == 0 else "white"
     request_game = NewGame(
         mode="ai",

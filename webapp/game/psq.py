@@ -21,7 +21,13 @@ _MOVE_RE = re.compile(r"^\s*(-?\d{1,3})\s*,\s*(-?\d{1,3})(?:\s*,\s*(-?\d{1,9}))?
 
 
 class PsqError(ValueError):
-    """A PSQ text that cannot be read as a game."""
+    """A PSQ text that cannot be read as a game: ``reason`` names why for the pages (which
+    translate it), ``params`` fill in the figures."""
+
+    def __init__(self, message: str, reason: str, **params: int | str) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.params: dict[str, int | str] = dict(params)
 
 
 @dataclass(frozen=True)
@@ -44,19 +50,34 @@ def format_psq(size: int, moves: Sequence[tuple[int, int]], times_ms: Sequence[i
 def parse_psq(text: str, *, rule: str = "freestyle") -> PsqGame:
     """Read a PSQ text; raise ``PsqError`` with the reason if it is not a playable game."""
     if not isinstance(text, str) or not text.strip():
-        raise PsqError("the PSQ text is empty")
+        raise PsqError("the PSQ text is empty", "empty")
     if len(text) > MAX_PSQ_CHARS:
-        raise PsqError(f"the PSQ text is longer than {MAX_PSQ_CHARS} characters")
+        raise PsqError(
+            f"the PSQ text is longer than {MAX_PSQ_CHARS} characters",
+            "too_long",
+            limit=MAX_PSQ_CHARS,
+        )
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     header = _HEADER_RE.match(lines[0])
     if not header:
-        raise PsqError("the first line must look like 'Piskvorky 15x15, 11:11, 0'")
+        raise PsqError("the first line must look like 'Piskvorky 15x15, 11:11, 0'", "header")
     width, height = int(header.group(1)), int(header.group(2))
     if width != height:
-        raise PsqError(f"only square boards are supported, not {width}x{height}")
+        raise PsqError(
+            f"only square boards are supported, not {width}x{height}",
+            "not_square",
+            width=width,
+            height=height,
+        )
     size = width
     if not MIN_SIZE <= size <= MAX_SIZE:
-        raise PsqError(f"board size {size} is not supported: use {MIN_SIZE} to {MAX_SIZE}")
+        raise PsqError(
+            f"board size {size} is not supported: use {MIN_SIZE} to {MAX_SIZE}",
+            "size",
+            size=size,
+            low=MIN_SIZE,
+            high=MAX_SIZE,
+        )
     raw: list[tuple[int, int]] = []
     times: list[int] = []
     for line in lines[1:]:
@@ -69,7 +90,9 @@ def parse_psq(text: str, *, rule: str = "freestyle") -> PsqGame:
     try:
         Board.from_moves(moves, size=size, rule=rule)
     except GomokuError as error:
-        raise PsqError(f"the PSQ moves are not a legal game: {error}") from None
+        raise PsqError(
+            f"the PSQ moves are not a legal game: {error}", "illegal", detail=str(error)
+        ) from None
     return PsqGame(size, moves, times)
 
 
@@ -83,4 +106,4 @@ def _to_zero_based(raw: list[tuple[int, int]], size: int) -> list[tuple[int, int
         return [(x - 1, y - 1) for x, y in raw]
     if low >= 0 and high <= size - 1:
         return list(raw)
-    raise PsqError(f"the PSQ moves do not fit a {size}x{size} board")
+    raise PsqError(f"the PSQ moves do not fit a {size}x{size} board", "off_board", size=size)
