@@ -94,6 +94,8 @@ const FALLBACK = {
   cursor: "#1769e0",
 };
 
+// Focus within this long of a pointer going down or up came from the pointer.
+const POINTER_FOCUS_MS = 1000;
 const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
 
 export class BoardView {
@@ -119,6 +121,7 @@ export class BoardView {
     this.hover = null;
     this.cursor = null;
     this.keyboardMode = false; // the cursor shows only for keyboard users
+    this.pointerAt = -Infinity; // when a pointer last went down or up (performance.now())
     this.touchPreview = null;
     this.pointerDown = false;
     this.geometry = { cell: 0, origin: 0, cssSize: 0, ratio: 1, labelGap: 0 };
@@ -268,9 +271,11 @@ export class BoardView {
     this.listen(canvas, "pointerdown", () => {
       this.keyboardMode = false;
       this.pointerDown = true;
+      this.pointerAt = performance.now();
     });
     this.listen(window, "pointerup", () => {
       this.pointerDown = false;
+      this.pointerAt = performance.now();
     });
     this.listen(window, "resize", () => this.resize());
     this.listen(canvas, "pointerup", (event) => {
@@ -295,7 +300,10 @@ export class BoardView {
     });
     this.listen(canvas, "keydown", (event) => this.handleKey(event));
     this.listen(canvas, "focus", () => {
-      if (!this.pointerDown) this.keyboardMode = true;
+      // A touch focuses the board only after its pointerup (with the compatibility mouse
+      // events): focus that follows a pointer is not a keyboard user arriving.
+      const byPointer = this.pointerDown || performance.now() - this.pointerAt < POINTER_FOCUS_MS;
+      if (!byPointer) this.keyboardMode = true;
       if (!this.cursor) {
         const mid = Math.floor(this.view.size / 2);
         this.cursor = this.view.lastMove ? this.view.lastMove.slice() : [mid, mid];

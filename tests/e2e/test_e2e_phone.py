@@ -110,6 +110,28 @@ def test_touch_players_learn_that_the_first_tap_previews(browser: Browser, live_
         context.close()
 
 
+def test_a_tap_previews_without_a_keyboard_cursor(browser: Browser, live_server, ui) -> None:
+    # The browser focuses the board after a tap; that focus must not turn on the keyboard
+    # cursor, which would look like a second proposed move.
+    context = phone_context(browser)
+    try:
+        page = context.new_page()
+        game_id = ui.create_game(context, live_server.url, mode="ai", level=1, color="black")
+        page.goto(f"{live_server.url}/g/{game_id}")
+        expect(page.locator("#status")).to_have_text("Your turn")
+        x, y = ui.point_position(page, 3, 3)
+        page.touchscreen.tap(x, y)
+        page.wait_for_function("() => window.gomokuGame.board.touchPreview !== null")
+        page.wait_for_timeout(300)
+        focused = page.evaluate("() => document.activeElement === window.gomokuGame.board.canvas")
+        assert focused, "the tap did not focus the board, so this test checks nothing"
+        assert page.evaluate("() => window.gomokuGame.board.keyboardMode") is False
+        page.keyboard.press("ArrowRight")  # a key still brings the cursor
+        assert page.evaluate("() => window.gomokuGame.board.keyboardMode") is True
+    finally:
+        context.close()
+
+
 def test_no_tap_hint_with_a_mouse(page: Page, live_server, ui) -> None:
     game_id = ui.create_game(page.context, live_server.url, mode="ai", level=1, color="black")
     page.goto(f"{live_server.url}/g/{game_id}")
