@@ -1,5 +1,6 @@
 """A server restart in the middle of a game: the page reconnects by itself, the moves and
-the seat are all still there, and the game goes on."""
+the seat are all still there, and the game goes on. While the connection is down the page
+says so without hiding any of the board."""
 
 from __future__ import annotations
 
@@ -34,3 +35,26 @@ def test_restart_mid_game_restores_everything(page: Page, live_server, ui) -> No
     page.reload()
     expect(page.locator("#game")).to_have_attribute("data-move-count", "6")
     expect(page.locator("#game")).to_have_attribute("data-you", "black")
+
+
+def test_the_reconnecting_notice_leaves_the_board_in_view(page: Page, live_server, ui) -> None:
+    page.set_viewport_size({"width": 1280, "height": 800})
+    game_id = ui.create_game(page.context, live_server.url, mode="friend", color="black")
+    page.goto(f"{live_server.url}/g/{game_id}")
+    expect(page.locator("#status")).to_be_visible()
+    page.context.set_offline(True)
+    try:
+        banner = page.locator("#conn-banner")
+        expect(banner).to_be_visible(timeout=30_000)
+        notice, board = banner.bounding_box(), page.locator("#board").bounding_box()
+        assert notice is not None and board is not None
+        apart = (
+            notice["x"] + notice["width"] <= board["x"]
+            or notice["x"] >= board["x"] + board["width"]
+            or notice["y"] + notice["height"] <= board["y"]
+            or notice["y"] >= board["y"] + board["height"]
+        )
+        assert apart, (notice, board)
+    finally:
+        page.context.set_offline(False)
+    expect(page.locator("#conn-banner")).to_be_hidden(timeout=30_000)
