@@ -9,6 +9,7 @@
  *
  * Intents (all optional callbacks):
  *   onPlay(x, y)       a playable point was clicked, tapped twice, or chosen with Enter;
+ *   onRefused(point)   a point that is not playable was clicked, tapped or chosen;
  *   onIdle(point)      the board was clicked while it takes no moves (point may be null);
  *   onPreview(point)   a first tap previews a stone (touch screens).
  */
@@ -285,7 +286,12 @@ export class BoardView {
         this.emit("onIdle", point);
         return;
       }
-      if (!this.playable(point)) return;
+      if (!this.playable(point)) {
+        // Taken, forbidden or outside what the step allows: the page says which.
+        this.touchPreview = null;
+        if (point) this.emit("onRefused", point);
+        return;
+      }
       if (event.pointerType === "touch") {
         // A fingertip hides the spot it taps, so the first tap previews and the second plays.
         if (!samePoint(this.touchPreview, point)) {
@@ -337,6 +343,7 @@ export class BoardView {
       event.preventDefault();
       event.stopPropagation();
       if (this.playable(this.cursor)) this.emit("onPlay", this.cursor[0], this.cursor[1]);
+      else this.emit("onRefused", this.cursor.slice());
     }
   }
 

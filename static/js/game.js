@@ -79,10 +79,12 @@ function play(x, y) {
     toast(t("error.occupied"));
     return;
   }
-  if (!state.legal.some((p) => p[0] === x && p[1] === y)) {
+  const opening = state.opening && state.opening.active;
+  if (!opening && !state.legal.some((p) => p[0] === x && p[1] === y)) {
     toast(t("error.forbidden_point"));
     return;
   }
+  // In an opening the server says what the step asks for (the area, an offered point).
   view.pendingMove = [x, y];
   render();
   page.send("move", { x, y, version: state.version }).then((reply) => {
@@ -104,12 +106,24 @@ function refuseClick(point) {
   if (!point) return;
   if (state.status === "finished") toast(t("error.game_over"));
   else if (!state.you) toast(t("error.not_a_player"));
-  else if (state.status === "active" && state.turn !== state.you) toast(t("error.not_your_turn"));
+  else if (openingChoiceIsMine(state)) {
+    // The step asks for a choice, not a stone: show where it is made.
+    toast(t("opening.choose_below"), "info");
+    $("opening-card").scrollIntoView({ block: "nearest", behavior: "smooth" });
+  } else if (state.status === "active" && state.turn !== state.you) {
+    toast(t("error.not_your_turn"));
+  }
+}
+
+function openingChoiceIsMine(state) {
+  const opening = state.opening;
+  return Boolean(opening && opening.active && state.actions.opening && !state.actions.move);
 }
 
 const board = new BoardView($("board"), {
   onPlay: play,
   onIdle: refuseClick,
+  onRefused: (point) => play(point[0], point[1]),
   onPreview: () => $("touch-hint").classList.add("seen"),
 });
 page.board = board;
@@ -273,6 +287,15 @@ function acceptState(state, previous) {
     if (!state.offers[kind]) view.cancelled[kind] = false;
   }
   if (!state.offers.takeback) view.askedTakeback = false;
+  // An offer the other player just made is announced: its answer buttons may be out of view.
+  for (const kind of ["takeback", "draw"]) {
+    const by = state.offers[kind];
+    if (state.you && by && by !== state.you && previous.offers[kind] !== by) {
+      once(`offer-${kind}`, () =>
+        toast(t(`offer.${kind}.theirs`, { color: t(`color.${by}_cap`) }), "info"),
+      );
+    }
+  }
   // The human of an AI game goes straight to the rematch; everyone else gets a link.
   if (state.next_game && !previous.next_game && state.mode === "ai" && state.you) {
     window.location.assign("/g/" + encodeURIComponent(state.next_game));
@@ -281,13 +304,20 @@ function acceptState(state, previous) {
   render();
 }
 
-const lastDeclined = {};
+// Offer news repeated within this long (an offer made and withdrawn again and again) is
+// shown once.
+const REPEAT_MS = 5000;
+const lastShown = {};
+
+function once(key, show) {
+  const now = Date.now();
+  if (lastShown[key] && now - lastShown[key] < REPEAT_MS) return;
+  lastShown[key] = now;
+  show();
+}
 
 function declined(kind) {
-  const now = Date.now();
-  if (lastDeclined[kind] && now - lastDeclined[kind] < 5000) return;
-  lastDeclined[kind] = now;
-  toast(t(`offer.${kind}.declined`), "info");
+  once(`declined-${kind}`, () => toast(t(`offer.${kind}.declined`), "info"));
 }
 
 function offerWho(payload) {
@@ -334,7 +364,8 @@ const handlers = {
   offer_cancelled(payload) {
     const kind = offerWho(payload);
     if (!kind || !payload.by || payload.by === store.state.you) return;
-    toast(t(`offer.${kind}.cancelled`, { color: t(`color.${payload.by}_cap`) }), "info");
+    const color = t(`color.${payload.by}_cap`);
+    once(`cancelled-${kind}`, () => toast(t(`offer.${kind}.cancelled`, { color }), "info"));
   },
   chat_history(payload) {
     if (!payload || !Array.isArray(payload.messages)) return;

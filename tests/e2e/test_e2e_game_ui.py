@@ -392,3 +392,19 @@ def test_the_tab_title_names_the_players(browser: Browser, live_server, ui) -> N
         assert friend_id not in page.title()
     finally:
         host.close()
+
+
+def test_a_click_on_a_forbidden_point_says_why(page: Page, live_server, ui) -> None:
+    # Black to move in renju; h8 would make a double three, forbidden to black.
+    moves = [[5, 7], [10, 0], [6, 7], [12, 0], [7, 5], [10, 2], [7, 6], [12, 2]]
+    game_id = ui.create_game(
+        page.context, live_server.url, mode="ai", level=1, color="black", rule="renju",
+        moves=moves,
+    )  # fmt: skip
+    page.goto(f"{live_server.url}/g/{game_id}")
+    expect(page.locator("#status")).to_have_text("Your turn")
+    ui.click_point(page, 7, 7)
+    expect(page.locator(".toast", has_text="That point is forbidden for black")).to_be_visible()
+    ui.click_point(page, 5, 7)
+    expect(page.locator(".toast", has_text="already taken")).to_be_visible()
+    assert ui.move_count(page) == len(moves)

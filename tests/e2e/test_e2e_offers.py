@@ -55,6 +55,25 @@ def test_the_asker_withdraws_a_takeback(friends, ui) -> None:
     assert ui.move_count(host) == 2
 
 
+def test_an_offer_is_announced_and_repeated_withdrawals_toast_once(friends, ui) -> None:
+    host, guest, _ = friends
+    play(ui, host, guest, 7, 7)
+    play(ui, guest, host, 8, 8)
+    # The answer buttons may be below the fold on a phone: the request says so at once.
+    guest.get_by_role("button", name="Offer takeback").click()
+    expect(host.locator(".toast", has_text="White asks to take back a move")).to_have_count(1)
+    guest.get_by_role("button", name="Cancel").click()
+    expect(host.locator("#offer-box")).to_be_hidden()
+    for _ in range(2):
+        guest.get_by_role("button", name="Offer takeback").click()
+        expect(host.locator("#offer-box")).to_be_visible()
+        guest.get_by_role("button", name="Cancel").click()
+        expect(host.locator("#offer-box")).to_be_hidden()
+    # Three requests and three withdrawals within seconds: each news is shown once.
+    expect(host.locator(".toast", has_text="withdrew the takeback request")).to_have_count(1)
+    expect(host.locator(".toast", has_text="White asks to take back a move")).to_have_count(1)
+
+
 def test_rematch_is_an_offer_and_the_new_game_a_link(friends, ui) -> None:
     host, guest, url = friends
     play(ui, host, guest, 7, 7)

@@ -58,6 +58,11 @@ def test_a_swap2_opening_between_two_browsers(browser: Browser, live_server: Any
 
         buttons = second.locator("#opening-choices")
         expect(buttons.get_by_role("button", name="Play black")).to_be_visible()
+        # The step asks for a choice, not a stone: a click on the board says where to make it.
+        version = ui.state(second)["version"]
+        ui.click_point(second, 3, 3)
+        expect(second.locator(".toast", has_text="make it in the opening card")).to_be_visible()
+        assert ui.state(second)["version"] == version
         expect(buttons.get_by_role("button", name="Play white")).to_be_visible()
         expect(first.locator("#opening-choices")).to_be_hidden()
         ui.screenshot(second, "opening/desktop-choice")
@@ -103,6 +108,12 @@ def test_renju_offers_are_marked_and_picked(
         first.goto(f"{live_server.url}/g/{game_id}")
         ui.join_as_guest(second, f"{live_server.url}/g/{game_id}")
         expect(first.locator("#opening-text")).to_contain_text("on the centre point")
+        # A stone outside what the step allows is refused with the step's own reason.
+        ui.click_point(first, 2, 2)
+        expect(
+            first.locator(".toast", has_text="This stone goes on the centre point")
+        ).to_be_visible()
+        expect(first.locator(".toast", has_text="forbidden")).to_have_count(0)
         for point in ((7, 7), (8, 7), (8, 9)):
             place(first, ui, *point)
         second.locator("#opening-choices").get_by_role("button", name="Play white").click()
@@ -116,6 +127,10 @@ def test_renju_offers_are_marked_and_picked(
         place(first, ui, 6, 9)
         expect(second.locator("#opening-text")).to_contain_text("Pick the fifth move")
         ui.screenshot(second, f"opening/{size}-pick")
+        ui.click_point(second, 2, 12)
+        expect(
+            second.locator(".toast", has_text="Pick one of the offered fifth moves")
+        ).to_be_visible()
         place(second, ui, 6, 9)
         expect(second.locator("#opening-text")).to_contain_text("Opening over")
         expect(second.locator("#status")).to_have_text("Your turn")

@@ -170,7 +170,8 @@ def place(game: Game, seat: Seat | None, point: Point, now: int) -> Change:
         raise BadRequestError(
             f"this stone goes within the central {side}x{side} square",
             code="opening_area",
-            params={"x": x, "y": y, "size": side},
+            # A 1x1 square is the centre point, said so in the pages' wording.
+            params={"x": x, "y": y, "size": side, **({"reason": "centre"} if side == 1 else {})},
         )
     board = game.board.copy()
     try:

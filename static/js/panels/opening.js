@@ -6,7 +6,7 @@
  * ten fifth moves", or the number of fifth moves to declare). Stones, offers and the
  * pick are board clicks (the page's `move` intent); a choice is `opening_choice`.
  */
-import { t } from "../i18n.js";
+import { has, t } from "../i18n.js";
 
 const BUTTON_KEYS = {
   black: "opening.play_black",
@@ -59,6 +59,10 @@ export function createOpeningPanel(page) {
         ...params,
         count: opening.declared,
       });
+    }
+    // One offered fifth move is simply "the offered stone".
+    if (opening.step === "pick" && opening.count === 1 && has(key + "_one")) {
+      return t(key + "_one", params);
     }
     return t(key, params);
   }
