@@ -28,7 +28,6 @@ from typing import TYPE_CHECKING, NamedTuple
 from engine.game.board import Board
 from engine.game.points import Point
 from engine.kernel.heuristics import Heuristics, clear_heuristics
-from engine.kernel.movepick import generate
 from engine.kernel.pv_walk import extend_root_pv
 from engine.kernel.pvs import search_root
 from engine.kernel.scores import INF, MATE
@@ -137,10 +136,7 @@ class MultiPvSearch:
         ranked = _ranked(fixed, lines)
         if not ranked:
             # Stopped before the first iteration finished: take the best-ordered move.
-            hs = self.first.hs
-            moves = generate(state, hs, 0, -1, 1)
-            legal = board.legal_moves()
-            move = self._point(hs.moves[0, 0]) if moves > 0 else legal[0]
+            move = searcher._best_ordered(state, self.first.hs, board.legal_moves())
             ranked = [PvLine(move, 0, 0, [move])]
         return self._result(ranked, start)
 

@@ -50,10 +50,14 @@ class Expiry:
         after = self.waiting_ms if game.status is Status.WAITING else self.unstarted_ms
         return game.touched_at + after
 
+    def due(self, game: Game, now: int) -> bool:
+        """Whether ``game`` is to be aborted at ``now``: nobody started it in time."""
+        at = self.at(game)
+        return at is not None and now >= at
+
     def expire(self, game: Game, now: int) -> Change:
         """``game`` aborted if nobody has started it in time at ``now``, else no change."""
-        at = self.at(game)
-        if at is None or now < at:
+        if not self.due(game, now):
             return Change(game)
         return finish(game, Result(Termination.ABORTED, detail=UNPLAYED), now)
 

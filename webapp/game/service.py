@@ -446,7 +446,7 @@ class GameService:
 
     def settle(self, game: Game) -> Game:
         """``game`` after settling a flag fall or an abort due now (for most games a no-op)."""
-        due = self.expiry.expire(game, self.now()).changed
+        due = self.expiry.due(game, self.now())
         if not due and (game.status is not Status.ACTIVE or game.clock is None):
             return game
         with self.lock(game.id):
