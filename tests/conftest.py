@@ -5,6 +5,7 @@ browser tests and the restart tests."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -158,9 +159,19 @@ class LiveServer:
         self.start()
 
 
+@contextlib.contextmanager
+def running_server(instance: Path, env: dict[str, str] | None = None) -> Iterator[LiveServer]:
+    """A started ``LiveServer`` on a free port (``env``: settings for this server only),
+    stopped on leaving."""
+    server = LiveServer(instance, free_port(), env=env)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
 @pytest.fixture
 def live_server(tmp_path: Path) -> Iterator[LiveServer]:
-    server = LiveServer(tmp_path / "live-instance", free_port())
-    server.start()
-    yield server
-    server.stop()
+    with running_server(tmp_path / "live-instance") as server:
+        yield server

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.conftest import LiveServer, free_port
+from tests.conftest import LiveServer, running_server
 
 pytestmark = pytest.mark.e2e
 
@@ -21,10 +21,8 @@ ABANDON_MS = 4_000
 
 @pytest.fixture
 def quick_abandon_server(tmp_path: Path) -> Iterator[LiveServer]:
-    server = LiveServer(tmp_path / "instance", free_port(), env={"ABANDON_MS": str(ABANDON_MS)})
-    server.start()
-    yield server
-    server.stop()
+    with running_server(tmp_path / "instance", env={"ABANDON_MS": str(ABANDON_MS)}) as server:
+        yield server
 
 
 def _context(browser: Browser) -> BrowserContext:

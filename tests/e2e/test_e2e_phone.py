@@ -5,6 +5,7 @@ phone landscape (844x390) the board fits the screen's height."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -93,43 +94,44 @@ def test_ratings_table_fits_a_phone(browser: Browser, live_server) -> None:
         context.close()
 
 
-def test_touch_players_learn_that_the_first_tap_previews(browser: Browser, live_server, ui) -> None:
+@pytest.fixture
+def phone_game(browser: Browser, live_server, ui) -> Iterator[Page]:
+    """A phone's page on a new game against the AI, the visitor playing black."""
     context = phone_context(browser)
     try:
         page = context.new_page()
         game_id = ui.create_game(context, live_server.url, mode="ai", level=1, color="black")
         page.goto(f"{live_server.url}/g/{game_id}")
-        hint = page.locator("#touch-hint")
-        expect(hint).to_be_visible()
-        expect(hint).to_have_text("Tap a point to preview your stone, tap it again to place it.")
-        board = page.locator("#board").bounding_box()
-        box = hint.bounding_box()
-        assert board is not None and box is not None
-        assert box["y"] >= board["y"] + board["height"] - 1
+        yield page
     finally:
         context.close()
 
 
-def test_a_tap_previews_without_a_keyboard_cursor(browser: Browser, live_server, ui) -> None:
+def test_touch_players_learn_that_the_first_tap_previews(phone_game: Page) -> None:
+    page = phone_game
+    hint = page.locator("#touch-hint")
+    expect(hint).to_be_visible()
+    expect(hint).to_have_text("Tap a point to preview your stone, tap it again to place it.")
+    board = page.locator("#board").bounding_box()
+    box = hint.bounding_box()
+    assert board is not None and box is not None
+    assert box["y"] >= board["y"] + board["height"] - 1
+
+
+def test_a_tap_previews_without_a_keyboard_cursor(phone_game: Page, ui) -> None:
     # The browser focuses the board after a tap; that focus must not turn on the keyboard
     # cursor, which would look like a second proposed move.
-    context = phone_context(browser)
-    try:
-        page = context.new_page()
-        game_id = ui.create_game(context, live_server.url, mode="ai", level=1, color="black")
-        page.goto(f"{live_server.url}/g/{game_id}")
-        expect(page.locator("#status")).to_have_text("Your turn")
-        x, y = ui.point_position(page, 3, 3)
-        page.touchscreen.tap(x, y)
-        page.wait_for_function("() => window.gomokuGame.board.touchPreview !== null")
-        page.wait_for_timeout(300)
-        focused = page.evaluate("() => document.activeElement === window.gomokuGame.board.canvas")
-        assert focused, "the tap did not focus the board, so this test checks nothing"
-        assert page.evaluate("() => window.gomokuGame.board.keyboardMode") is False
-        page.keyboard.press("ArrowRight")  # a key still brings the cursor
-        assert page.evaluate("() => window.gomokuGame.board.keyboardMode") is True
-    finally:
-        context.close()
+    page = phone_game
+    expect(page.locator("#status")).to_have_text("Your turn")
+    x, y = ui.point_position(page, 3, 3)
+    page.touchscreen.tap(x, y)
+    page.wait_for_function("() => window.gomokuGame.board.touchPreview !== null")
+    page.wait_for_timeout(300)
+    focused = page.evaluate("() => document.activeElement === window.gomokuGame.board.canvas")
+    assert focused, "the tap did not focus the board, so this test checks nothing"
+    assert page.evaluate("() => window.gomokuGame.board.keyboardMode") is False
+    page.keyboard.press("ArrowRight")  # a key still brings the cursor
+    assert page.evaluate("() => window.gomokuGame.board.keyboardMode") is True
 
 
 def test_no_tap_hint_with_a_mouse(page: Page, live_server, ui) -> None:

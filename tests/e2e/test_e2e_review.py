@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.conftest import LiveServer, free_port
+from tests.conftest import LiveServer, running_server
 
 pytestmark = pytest.mark.e2e
 
@@ -33,10 +33,8 @@ REVIEW_TIMEOUT_MS = 240_000
 @pytest.fixture
 def review_server(tmp_path: Path) -> Iterator[LiveServer]:
     # A shorter search per position keeps the browser test short.
-    server = LiveServer(tmp_path / "review-instance", free_port(), env={"REVIEW_TIME_S": "0.2"})
-    server.start()
-    yield server
-    server.stop()
+    with running_server(tmp_path / "review-instance", env={"REVIEW_TIME_S": "0.2"}) as server:
+        yield server
 
 
 def test_review_a_finished_game(page: Page, review_server: LiveServer, ui) -> None:

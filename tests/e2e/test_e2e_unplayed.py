@@ -12,17 +12,15 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.conftest import LiveServer, free_port
+from tests.conftest import LiveServer, running_server
 
 pytestmark = pytest.mark.e2e
 
 
 @pytest.fixture
 def quick_abort_server(tmp_path: Path) -> Iterator[LiveServer]:
-    server = LiveServer(tmp_path / "instance", free_port(), env={"UNSTARTED_MS": "1500"})
-    server.start()
-    yield server
-    server.stop()
+    with running_server(tmp_path / "instance", env={"UNSTARTED_MS": "1500"}) as server:
+        yield server
 
 
 def test_an_untouched_game_is_called_off_and_says_why(
