@@ -19,6 +19,7 @@ from engine.game.board import Board
 from engine.game.errors import GomokuError
 from engine.game.points import Point
 from engine.search.limit import Limit
+from engine.search.result import SearchResult
 from engine.search.searcher import Searcher
 
 # Three-stone openings (black, white, black) as offsets from the centre, shapes that keep
@@ -115,7 +116,10 @@ def place_opening(
         position = board.copy()
         for stone in stones:
             position.push(stone)
-        score = searcher.search(position, bounded).score
+        result = searcher.search(position, bounded)
+        if not _searched(result):
+            continue
+        score = result.score
         if best is None or abs(score) < abs(best.score):
             best = Swap2Decision(Swap2Action.OPEN, stones, score)
     if best is None:
@@ -135,6 +139,8 @@ def choose_after_three(
     if bounded is None:
         return fallback(board)
     stay = searcher.search(board, bounded)
+    if not _searched(stay):
+        return fallback(board)
     options = [
         Swap2Decision(Swap2Action.STAY, (stay.move,), stay.score),
         Swap2Decision(Swap2Action.SWAP, (), -stay.score),
@@ -142,10 +148,19 @@ def choose_after_three(
     position = _after(board, stay.pv[:2])
     bounded = _bounded(limit, deadline)
     if position is not None and bounded is not None:
-        balance = searcher.search(position, bounded).score
-        options.append(Swap2Decision(Swap2Action.PLACE_TWO, tuple(stay.pv[:2]), -abs(balance)))
+        balance = searcher.search(position, bounded)
+        if _searched(balance):
+            options.append(
+                Swap2Decision(Swap2Action.PLACE_TWO, tuple(stay.pv[:2]), -abs(balance.score))
+            )
     # max keeps the first of equals: staying, then swapping, then placing two.
     return max(options, key=lambda option: option.score)
+
+
+def _searched(result: SearchResult) -> bool:
+    """Whether the search finished at least one iteration: a search stopped before that
+    (a deadline hit while the process was held up) has a score of 0 that means nothing."""
+    return result.depth > 0
 
 
 def _after(board: Board, line: list[Point]) -> Board | None:
@@ -171,6 +186,8 @@ def choose_after_five(
     if bounded is None:
         return fallback(board)
     result = searcher.search(board, bounded)
+    if not _searched(result):
+        return fallback(board)
     if result.score >= 0:
         return Swap2Decision(Swap2Action.STAY, (result.move,), result.score)
     return Swap2Decision(Swap2Action.SWAP, (), -result.score)

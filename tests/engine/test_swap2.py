@@ -98,6 +98,17 @@ def test_decisions_are_deterministic_under_a_node_limit() -> None:
         assert first == again
 
 
+@pytest.mark.parametrize("moves", [BLACK_AHEAD_3, WHITE_AHEAD_5, [(7, 7), (8, 7), (9, 9)]])
+def test_a_search_stopped_before_its_first_iteration_decides_nothing(
+    moves: list[tuple[int, int]],
+) -> None:
+    # A one-node search finishes no iteration (a deadline hit while the process is held
+    # up does the same): its score of 0 must not read as an even position.
+    board = Board.from_moves(moves)
+    assert Searcher(tt_mb=4).search(board, Limit(nodes=1)).depth == 0
+    assert decide(board, Searcher(tt_mb=4), Limit(nodes=1)) == fallback(board)
+
+
 def test_only_zero_three_or_five_stones_are_decided() -> None:
     with pytest.raises(ValueError):
         decide(Board.from_moves([(7, 7)]), Searcher(tt_mb=4), NODES)
