@@ -346,7 +346,11 @@ def pvs(
                     hs.history[me, move] += depth * depth
                     break
     if st.info[I_STOPPED] != 0:
-        return best if best > -INF else 0
+        # Stopped: the best of the moves searched in full. At the root, -INF says that no
+        # move was, so the caller cannot take a meaningless 0 for a score.
+        if best > -INF or ply == 0:
+            return best
+        return 0
 
     # Step 8. Store the result (not a multi-PV root's: it is the best of some moves only).
     if ply == 0 and hs.root_skip_count[0] > 0:

@@ -213,9 +213,6 @@ class Searcher:
         limit: Limit,
         start: float,
     ) -> SearchResult:
-        def to_point(index: int) -> Point:
-            return index_point(state, int(index))
-
         forced = self._root_threat_win(board, state, tables, hs, limit, start)
         if forced is not None:
             self._report(forced)
@@ -229,6 +226,8 @@ class Searcher:
                 alpha, beta = score - ASPIRATION_WINDOW, score + ASPIRATION_WINDOW
             else:
                 alpha, beta = -INF, INF
+            # A window that failed high found a move better than the last iteration's.
+            raised: tuple[int, list[Point]] | None = None
             while True:
                 value = int(search_root(state, tables, tt, hs, depth, alpha, beta))
                 if state.info[I_STOPPED]:
@@ -237,17 +236,20 @@ class Searcher:
                     alpha = -INF
                 elif value >= beta:
                     beta = INF
+                    raised = (value, self._root_pv(state, tables, tt, hs, depth))
                 else:
                     break
             stopped = bool(state.info[I_STOPPED])
-            pv_len = extend_root_pv(state, tables, tt, hs, depth)
-            if pv_len == 0:
+            pv = self._root_pv(state, tables, tt, hs, depth)
+            if not pv:
                 break
-            pv = [to_point(hs.pv[0, k]) for k in range(pv_len)]
             if stopped:
-                # A move that beat the previous best in a finished sub-search is trustworthy.
-                if best is not None and pv[0] != best.move and value > score:
+                # A move that beat the previous best in a sub-search that finished is
+                # trustworthy; a stopped root with no such move returns -INF.
+                if best is not None and value > score and pv[0] != best.move:
                     best = self._result(pv[0], value, depth, state, pv, start)
+                elif best is not None and raised is not None and raised[1][0] != best.move:
+                    best = self._result(raised[1][0], raised[0], depth, state, raised[1], start)
                 break
             score = value
             best = self._result(pv[0], score, depth, state, pv, start)
@@ -270,6 +272,12 @@ class Searcher:
             best = self._result(move, best.score, best.depth, state, [move], start)
         # Report the work of the whole search, including an unfinished last iteration.
         return self._result(best.move, best.score, best.depth, state, best.pv, start)
+
+    @staticmethod
+    def _root_pv(state: State, tables: Tables, tt: Tt, hs: Heuristics, depth: int) -> list[Point]:
+        """The root's principal variation, completed from the table."""
+        length = extend_root_pv(state, tables, tt, hs, depth)
+        return [index_point(state, int(hs.pv[0, k])) for k in range(length)]
 
     @staticmethod
     def _best_ordered(state: State, hs: Heuristics, legal: list[Point]) -> Point:

@@ -132,6 +132,22 @@ def test_fixed_node_limit_is_deterministic() -> None:
     assert first.nodes >= 30000 - 5000
 
 
+def test_a_search_stopped_mid_iteration_keeps_a_finished_score() -> None:
+    # White to move against black's open two with a stone far away: behind at every depth.
+    # Node limits that stop the search at many points of its last iteration (a window
+    # re-search included) must report a score some finished iteration or window gave, not
+    # the 0 of a root that finished no move.
+    board = Board.from_moves([(7, 7), (14, 14), (8, 8)])
+    searcher = Searcher(tt_mb=16)
+    finished = searcher.search(board, Limit(depth=8))
+    assert finished.score < -300
+    for nodes in range(400_000, 560_000, 20_000):
+        searcher.clear()
+        result = searcher.search(board, Limit(nodes=nodes))
+        assert result.depth > 8
+        assert result.score < -300, (nodes, result.depth, result.score, result.move)
+
+
 def test_depth_limit_and_progress_callback() -> None:
     seen: list[int] = []
     searcher = Searcher(on_iteration=lambda info: seen.append(info.depth))
