@@ -306,6 +306,7 @@ export const STRINGS = {
     "game.next_game": "Go to the new game →",
     "game.replay_start": "Replay from the start",
     "game.take_seat": "Take the free seat",
+    "game.clock_waits": "The clocks start once each side has moved.",
     "game.take_seat_as": "Play as {color}",
     "game.seat_taken": "You now play {color}",
     "game.engine_last": "last move",
@@ -339,6 +340,7 @@ export const STRINGS = {
     "result.abandon": "{winner} wins — {loser} left the game",
     "result.aborted": "Game aborted",
     "result.unplayed": "Nobody moved, so the game was called off. It counts for no one.",
+    "result.unanswered": "The first move went unanswered, so the game was called off. It counts for no one.",
     "result.agreed_draw": "Draw by agreement",
 
     "think.time": "Time",
@@ -911,6 +913,7 @@ export const STRINGS = {
     "game.next_game": "前往新对局 →",
     "game.replay_start": "从头回放",
     "game.take_seat": "坐上空位",
+    "game.clock_waits": "双方各走一步后开始计时。",
     "game.take_seat_as": "执{color}对弈",
     "game.seat_taken": "你现在执{color}",
     "game.engine_last": "上一手",
@@ -944,6 +947,7 @@ export const STRINGS = {
     "result.abandon": "{winner}胜——{loser}离开了对局",
     "result.aborted": "对局已取消",
     "result.unplayed": "双方都没有落子，对局已取消，不计入任何人的战绩。",
+    "result.unanswered": "一方始终没有走出第一步，对局已取消，不计入任何人的战绩。",
     "result.agreed_draw": "双方同意和棋",
 
     "think.time": "用时",

@@ -88,14 +88,25 @@ def test_takeback_clock_and_resign_between_friends(browser: Browser, live_server
         expect(guest.locator("#game")).to_have_attribute("data-you", "white")
         expect(host.locator("#status")).to_have_text("Your turn")
         expect(host.locator("#player-white .clock")).to_have_text("2:00")
+        expect(host.locator("#clock-note")).to_have_text(
+            "The clocks start once each side has moved."
+        )
         ui.click_point(host, 7, 7)
         expect_moves(guest, 1)
-        # White's clock runs on both screens between server updates.
+        # White's first move is not timed: no clock runs yet.
         white_clock = guest.locator("#player-white .clock")
-        expect(white_clock).to_have_class(re.compile("running"))
-        expect(white_clock).not_to_have_text("2:00", timeout=5_000)
+        expect(guest.locator("#clock-note")).to_be_visible()
+        expect(white_clock).not_to_have_class(re.compile("running"))
+        guest.wait_for_timeout(1_500)
+        expect(white_clock).to_have_text("2:00")
         ui.click_point(guest, 8, 8)
         expect_moves(host, 2)
+        # Now black's clock runs on both screens between server updates.
+        for page in (host, guest):
+            expect(page.locator("#clock-note")).to_be_hidden()
+            black_clock = page.locator("#player-black .clock")
+            expect(black_clock).to_have_class(re.compile("running"))
+            expect(black_clock).not_to_have_text("2:00", timeout=5_000)
 
         guest.get_by_role("button", name="Offer takeback").click()
         expect(guest.locator("#offer-text")).to_have_text(re.compile("waiting for an answer"))
@@ -104,6 +115,8 @@ def test_takeback_clock_and_resign_between_friends(browser: Browser, live_server
         for page in (host, guest):
             expect_moves(page, 1)
             expect(page.locator("#offer-box")).to_be_hidden()
+            # Back before white's first move: the clocks stop again.
+            expect(page.locator("#clock-note")).to_be_visible()
         expect(guest.locator("#status")).to_have_text("Your turn")
 
         guest.once("dialog", lambda dialog: dialog.accept())

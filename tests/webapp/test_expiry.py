@@ -1,8 +1,9 @@
-"""Games nobody started: they stay off the list of games in progress, and are aborted
-(``unplayed``: no result, no rating) once nobody has moved in them for a while; a game
-started by a move, the AI's first one or an opening's stones stays; a friend whose link
-is opened in time gets the seat; the page of an aborted game says what became of it
-(``webapp.game.expiry`` and the game service)."""
+"""Games that never got going: those nobody moved in stay off the list of games in
+progress, and a game is aborted (``unplayed`` when nobody moved, ``unanswered`` when one
+side did: no result, no rating) once a side has not made its first move for a while; a
+game each side has moved in stays; a friend whose link is opened in time gets the seat;
+the page of an aborted game says what became of it (``webapp.game.expiry`` and the game
+service)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from socket_helpers import create_game, join, wait_for
 
 from engine import Rule
 from webapp.game import model, opening
-from webapp.game.expiry import UNPLAYED, Expiry, started
+from webapp.game.expiry import UNANSWERED, UNPLAYED, Expiry, started
 from webapp.game.model import Game
 from webapp.game.types import Mode, Person, Seat, SeatInfo, SeatKind, Status, Termination
 from webapp.lobby.seeks import SeekRequest
@@ -61,20 +62,33 @@ def test_a_friend_waiting_for_the_guest_has_the_longer_time() -> None:
     assert EXPIRY.at(replace(seated, touched_at=T0 + 4_000)) == T0 + 5_000
 
 
-def test_a_move_the_ai_s_included_starts_the_game_for_good() -> None:
+def test_a_first_move_nobody_answers_is_aborted_as_unanswered() -> None:
     game = new(Mode.AI, {B: ai(), W: human()})
-    moved = model.play(game, B, (7, 7), T0 + 10).game
-    assert started(moved) and EXPIRY.at(moved) is None
-    assert not EXPIRY.expire(moved, T0 + 10**9).changed
+    moved = model.play(game, B, (7, 7), T0 + 10).game  # the AI's first move
+    assert started(moved) and EXPIRY.at(moved) == T0 + 1_000
+    done = EXPIRY.expire(moved, T0 + 1_000).game
+    assert done.result is not None and done.result.termination is Termination.ABORTED
+    assert done.result.winner is None and done.result.detail == UNANSWERED
 
 
-def test_opening_stones_start_the_game() -> None:
+def test_a_game_each_side_moved_in_never_expires() -> None:
+    game = new(Mode.AI, {B: ai(), W: human()})
+    answered = model.play(model.play(game, B, (7, 7), T0).game, W, (8, 8), T0).game
+    assert EXPIRY.at(answered) is None
+    assert not EXPIRY.expire(answered, T0 + 10**9).changed
+
+
+def test_an_opening_expires_until_both_players_have_acted() -> None:
     seats = {B: human("a"), W: human("b")}
     state = opening.start_state("swap2", Rule.FREESTYLE, 15)
     game = new(Mode.FRIEND, seats, settings={"opening": "swap2"}, opening=state)
     assert EXPIRY.at(game) == T0 + 1_000
-    placed = opening.on_point(game, game.turn, (7, 7), T0 + 10).game
-    assert started(placed) and EXPIRY.at(placed) is None
+    placed = game
+    for point in ((7, 7), (8, 7), (9, 9)):
+        placed = opening.on_point(placed, placed.turn, point, T0 + 10).game
+    assert started(placed) and EXPIRY.at(placed) == T0 + 1_000
+    chosen = opening.choose(placed, placed.turn, "white", T0 + 20).game
+    assert EXPIRY.at(chosen) is None
 
 
 def test_engine_games_and_set_positions_never_expire() -> None:
@@ -140,15 +154,33 @@ def test_a_game_looked_at_after_its_time_is_aborted_then(app_factory: Any) -> No
     assert service.store.load(game_id).status == "finished"
 
 
-def test_the_ai_s_first_move_starts_a_game_the_human_plays_white(app_factory: Any) -> None:
+def test_the_ai_s_first_move_unanswered_is_called_off(app_factory: Any) -> None:
     app = app_factory(UNSTARTED_MS=800)
     client = app.test_client()
     game_id = create_game(client, mode="ai", color="white", level=1)
     service = app.extensions["gomoku"].service
     wait_for(lambda: len(service.load(game_id).moves) == 1, 30)
+    # Listed once the AI has moved, until the human's first move is overdue.
+    assert game_id in [g["id"] for g in client.get("/api/v1/games").get_json()["games"]]
+    wait_for(lambda: service.store.load(game_id).status == "finished")
+    state = client.get(f"/api/v1/games/{game_id}").get_json()
+    assert state["result"]["termination"] == "aborted" and state["result"]["winner"] is None
+    assert state["result"]["detail"] == "unanswered"
+    page = client.get(f"/g/{game_id}").get_data(as_text=True)
+    assert 'id="result-sub">The first move went unanswered, so the game was called off.' in page
+    assert "Aborted: the first move went unanswered." in page
+    assert game_id not in [g["id"] for g in client.get("/api/v1/games").get_json()["games"]]
+
+
+def test_the_ai_s_first_move_answered_in_time_keeps_the_game(app_factory: Any) -> None:
+    app = app_factory(UNSTARTED_MS=800)
+    client = app.test_client()
+    game_id = create_game(client, mode="ai", color="white", level=1)
+    service = app.extensions["gomoku"].service
+    wait_for(lambda: len(service.load(game_id).moves) == 1, 30)
+    service.play(game_id, Seat.WHITE, 0, 0, service.load(game_id).version)
     time.sleep(1.2)
     assert service.load(game_id).status is Status.ACTIVE
-    assert game_id in [g["id"] for g in client.get("/api/v1/games").get_json()["games"]]
 
 
 def test_a_friend_who_comes_in_time_gets_the_seat(app_factory: Any) -> None:

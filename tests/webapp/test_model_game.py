@@ -114,7 +114,7 @@ def test_new_game_from_a_finished_record_is_finished_and_imported() -> None:
     assert game.legal == []
 
 
-def test_take_seat_starts_the_game_and_its_clock() -> None:
+def test_take_seat_starts_the_game_but_not_yet_its_clock() -> None:
     waiting = model.new_game(
         "g", Mode.FRIEND, size=15, rule=Rule.FREESTYLE, seats={B: human(), W: human(None)},
         now=T0, clock=(60_000, 0),
@@ -124,8 +124,9 @@ def test_take_seat_starts_the_game_and_its_clock() -> None:
     assert change.events == (SeatTaken(W),)
     assert change.game.status is Status.ACTIVE
     assert change.game.seats[W].token_hash == "hash"
-    assert change.game.clock is not None and change.game.clock.running is B
-    assert change.game.clock.since == T0 + 5
+    # The clock runs once each side has moved: a guest who arrives costs black no time.
+    assert change.game.clock is not None and change.game.clock.running is None
+    assert change.game.clock.left(B, T0 + 10**6) == 60_000
 
 
 def test_take_seat_refusals() -> None:
@@ -215,9 +216,26 @@ def test_engine_figures_travel_with_the_move() -> None:
 # -- clocks ----------------------------------------------------------------------------
 
 
-def test_clock_charges_the_mover_and_adds_the_increment() -> None:
+def test_the_clock_runs_once_each_side_has_moved() -> None:
     game = friend_game(clock=(10_000, 2_000))
+    assert game.clock is not None and game.clock.running is None
+    assert model.can_abort(game) and not model.clock_runs(game)
+    # Black's first move costs nothing and white's clock does not start either.
     game = model.play(game, B, (7, 7), T0 + 3_000).game
+    assert game.clock is not None and game.clock.running is None
+    assert game.clock.left(B, T0 + 10**6) == 10_000
+    assert game.clock.left(W, T0 + 10**6) == 10_000
+    # White's first move starts black's clock, without an increment for either.
+    game = model.play(game, W, (8, 8), T0 + 50_000).game
+    assert game.clock is not None and game.clock.running is B
+    assert not model.can_abort(game) and model.clock_runs(game)
+    assert game.clock.left(W, T0 + 10**6) == 10_000
+    assert game.clock.left(B, T0 + 54_000) == 6_000
+
+
+def test_clock_charges_the_mover_and_adds_the_increment() -> None:
+    game = play_all(friend_game(clock=(10_000, 2_000)), [(7, 7), (8, 8)])
+    game = model.play(game, B, (6, 6), T0 + 3_000).game
     assert game.clock is not None
     assert game.clock.left(B, T0 + 3_000) == 9_000
     assert game.clock.running is W
@@ -225,7 +243,9 @@ def test_clock_charges_the_mover_and_adds_the_increment() -> None:
 
 
 def test_flag_fall_ends_the_game_for_the_side_out_of_time() -> None:
-    game = friend_game(clock=(10_000, 0))
+    # Nobody loses on time before each side has moved.
+    assert not model.settle(friend_game(clock=(10_000, 0)), T0 + 10**6).changed
+    game = play_all(friend_game(clock=(10_000, 0)), [(7, 7), (8, 8)])
     assert not model.settle(game, T0 + 9_999).changed
     change = model.settle(game, T0 + 10_000)
     assert change.game.result == Result(Termination.FLAG, W)

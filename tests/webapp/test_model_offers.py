@@ -82,10 +82,21 @@ def test_takeback_accepted_takes_back_the_askers_move() -> None:
 
 
 def test_takeback_restarts_the_clock_of_the_side_to_move() -> None:
-    game = play_all(friend_game(clock=(60_000, 0)), [(7, 7), (8, 8)])
+    game = play_all(friend_game(clock=(60_000, 0)), [(7, 7), (8, 8), (6, 6), (9, 9)])
     asked = offers.request_takeback(game, W, T0).game
     back = offers.answer_takeback(asked, B, True, T0 + 10).game
     assert back.clock is not None and back.clock.running is W and back.clock.since == T0 + 10
+
+
+def test_a_takeback_of_white_s_first_move_stops_the_clock() -> None:
+    game = play_all(friend_game(clock=(60_000, 0)), [(7, 7), (8, 8)])
+    assert game.clock is not None and game.clock.running is B
+    asked = offers.request_takeback(game, W, T0).game
+    back = offers.answer_takeback(asked, B, True, T0 + 10).game
+    # Back before each side has moved: the game may be aborted again, and no time runs.
+    assert model.can_abort(back)
+    assert back.clock is not None and back.clock.running is None
+    assert back.clock.left(W, T0 + 10**6) == 60_000
 
 
 def test_takeback_declined_and_cancelled() -> None:
@@ -215,7 +226,7 @@ def test_rematch_game_swaps_colours_and_keeps_the_settings() -> None:
     assert new.id == "next" and new.rematch_of == old.id
     assert new.seats[B].name == "Ann" and new.seats[W].token_hash == "b"
     assert new.status is Status.ACTIVE and new.points == []
-    assert new.clock is not None and new.clock.running is B and new.clock.left(W, T0) == 60_000
+    assert new.clock is not None and new.clock.running is None and new.clock.left(W, T0) == 60_000
     assert new.clock.increment_ms == 1_000
     assert new.settings == {"defence": 1.0}
     players = replace(old, settings={"players": {"black": "mcts", "white": "negamax:2"}})

@@ -60,7 +60,7 @@ def test_a_swap2_friend_game_over_sockets(app: Any, socket_factory: Any) -> None
     state = first.wait_state(lambda s: s["status"] == "active")
     assert state["opening"]["step"] == "place" and state["opening"]["stone"] == "black"
     assert state["actions"]["move"] and not state["actions"]["opening"]
-    assert state["clock"]["running"] == "black"
+    assert state["clock"]["running"] is None  # it runs once both players have acted
 
     # The second player may not place the first player's stones, nor choose yet.
     ack = send(second, "move", game_id=game_id, x=1, y=1, version=state["version"])
@@ -72,15 +72,16 @@ def test_a_swap2_friend_game_over_sockets(app: Any, socket_factory: Any) -> None
 
     click(first, game_id, 7, 7)
     state = click(first, game_id, 8, 7)
-    assert state["opening"]["stone"] == "black" and state["clock"]["running"] == "black"
+    assert state["opening"]["stone"] == "black" and state["clock"]["running"] is None
     click(first, game_id, 9, 9)
     state = second.wait_state(lambda s: s["opening"]["step"] == "choose")
     assert state["actions"]["opening"] and not state["actions"]["move"]
     assert state["opening"]["options"] == ["black", "white", "place_two"]
-    assert state["clock"]["running"] == "white"
+    assert state["clock"]["running"] is None
 
     state = choose(second, game_id, "place_two")
     assert state["opening"]["stone"] == "white" and state["opening"]["actor"] == "second"
+    assert state["clock"]["running"] == "white"
     click(second, game_id, 6, 6)
     click(second, game_id, 6, 8)
     state = first.wait_state(lambda s: s["opening"]["step"] == "choose")

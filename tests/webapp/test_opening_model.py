@@ -147,27 +147,40 @@ def test_swap2_place_two_then_the_first_player_chooses() -> None:
     assert len(game.moves) == 6
 
 
-def test_swap2_clock_runs_for_the_player_to_act_and_follows_a_swap() -> None:
+def test_swap2_clock_runs_once_both_acted_for_the_player_to_act_and_follows_a_swap() -> None:
     game = new("swap2", clock=(60_000, 1_000))
-    assert game.clock is not None and game.clock.running is B
+    assert game.clock is not None and game.clock.running is None
     game = click(game, (7, 7), now=T0 + 1_000)
     game = click(game, (8, 7), now=T0 + 2_000)
     game = click(game, (9, 9), now=T0 + 3_000)
+    # Until the second player has acted too, no clock runs: Ann's three stones are free.
+    assert game.clock is not None and game.clock.running is None
+    assert game.clock.left(B, T0 + 10**6) == 60_000
+    game = choose(game, "place_two", now=T0 + 13_000)
+    # Bob's choice starts the clocks, without an increment; Bob, to place two, runs.
+    assert game.clock is not None and game.clock.running is W
+    assert game.clock.left(W, T0 + 13_000) == 60_000 and game.clock.left(B, T0 + 13_000) == 60_000
+    game = click(game, (6, 6), now=T0 + 15_000)
+    game = click(game, (6, 8), now=T0 + 18_000)
+    # Bob used 5 s and got one increment when the turn passed to Ann.
+    assert game.clock is not None and game.clock.running is B
+    assert game.clock.left(W, T0 + 18_000) == 56_000
+    game = opening.choose(game, B, "white", T0 + 20_000).game
     assert game.clock is not None
-    # Ann used 3 s for her three stones and got one increment when the turn passed.
-    assert game.clock.left(B, T0 + 3_000) == 58_000 and game.clock.running is W
-    game = opening.choose(game, W, "black", T0 + 13_000).game
-    assert game.clock is not None
-    # Bob (50 s left, plus the increment) now sits at black; Ann at white runs.
-    assert game.clock.left(B, T0 + 13_000) == 51_000
-    assert game.clock.left(W, T0 + 13_000) == 58_000 and game.clock.running is W
+    # Ann (2 s used, no increment: she moves next) now sits at white and runs; Bob at black.
+    assert name_at(game, W) == "Ann" and game.clock.running is W
+    assert game.clock.left(W, T0 + 20_000) == 58_000
+    assert game.clock.left(B, T0 + 20_000) == 56_000
 
 
 def test_a_flag_falls_during_the_opening() -> None:
     game = new("swap2", clock=(5_000, 0))
+    # No flag falls before both players have acted.
+    assert not model.settle(game, T0 + 10**6).changed
+    game = choose(click(game, (7, 7), (8, 7), (9, 9)), "place_two")
     flagged = model.settle(game, T0 + 6_000).game
     assert flagged.result is not None and flagged.result.termination is Termination.FLAG
-    assert flagged.result.winner is W
+    assert flagged.result.winner is B  # Bob, placing two as white, ran out
 
 
 # -- Soosõrv-8 ---------------------------------------------------------------------------

@@ -302,7 +302,14 @@ def test_clock_runs_out_and_the_server_flags_it(app: Any, socket_factory: Any) -
     white_http = app.test_client()
     white_http.post(f"/g/{game_id}/seat", json={})
     black = join(socket_factory(black_http), game_id)
-    clock = black.last_state()["clock"]
+    white = join(socket_factory(white_http), game_id)
+    # No clock runs until each side has moved.
+    assert black.last_state()["clock"]["running"] is None
+    play(black, game_id, 7, 7)
+    time.sleep(1.1)
+    state = play(white, game_id, 8, 8)
+    assert state["status"] == "active"
+    clock = state["clock"]
     assert clock["running"] == "black"
     assert 0 < clock["black_ms"] <= 1000
     assert clock["white_ms"] == 1000
@@ -317,9 +324,13 @@ def test_clock_increment_is_added_after_a_move(app: Any, socket_factory: Any) ->
     black_http = app.test_client()
     game_id = create_game(black_http, mode="friend", color="black",
                           clock={"base_s": 60, "increment_s": 5})  # fmt: skip
-    app.test_client().post(f"/g/{game_id}/seat", json={})
+    white_http = app.test_client()
+    white_http.post(f"/g/{game_id}/seat", json={})
     black = join(socket_factory(black_http), game_id)
-    state = play(black, game_id, 7, 7)
+    white = join(socket_factory(white_http), game_id)
+    play(black, game_id, 7, 7)
+    play(white, game_id, 8, 8)
+    state = play(black, game_id, 6, 6)
     assert state["clock"]["running"] == "white"
     assert 64_000 < state["clock"]["black_ms"] <= 65_000
     assert state["clock"]["increment_ms"] == 5000

@@ -233,7 +233,7 @@ def new_game(
     opening: OpeningState | None = None,
 ) -> Game:
     """A new game from its starting ``moves`` (refused if they are not a legal game).
-    ``clock`` is (base_ms, increment_ms); it starts when both seats are taken. With an
+    ``clock`` is (base_ms, increment_ms); it runs once each side has moved. With an
     ``opening`` the game starts in that opening phase (its first step is the first
     player's, who holds black)."""
     try:
@@ -246,9 +246,7 @@ def new_game(
     result = outcome_result(board)
     if result is not None:
         status = Status.FINISHED
-    turn = Seat.of_ply(len(moves) + 1)
-    running = turn if status is Status.ACTIVE else None
-    return Game(
+    game = Game(
         id=game_id,
         mode=mode,
         size=size,
@@ -256,13 +254,14 @@ def new_game(
         status=status,
         seats=dict(seats),
         moves=tuple(Move(point) for point in moves),
-        clock=Clock.start(clock[0], clock[1], running, now) if clock is not None else None,
+        clock=Clock.start(clock[0], clock[1], None, now) if clock is not None else None,
         result=result,
         start_plies=len(moves),
         imported=imported,
         settings=dict(settings or {}),
         opening=opening,
     )
+    return clocked(game, now)
 
 
 def take_seat(
@@ -280,9 +279,8 @@ def take_seat(
     seats[free] = replace(seats[free], token_hash=token_hash)
     if person is not None:
         seats[free] = replace(seats[free], name=person.name, player_id=person.id)
-    clock = game.clock.restarted(game.turn, now) if game.clock is not None else None
-    started = replace(game, seats=seats, status=Status.ACTIVE, clock=clock)
-    return Change(started, (SeatTaken(free),))
+    started = replace(game, seats=seats, status=Status.ACTIVE)
+    return Change(clocked(started, now), (SeatTaken(free),))
 
 
 # -- playing -----------------------------------------------------------------------------
@@ -318,12 +316,16 @@ def play(
         raise IllegalMoveRefused(str(error), params={"x": point[0], "y": point[1]}) from None
     x, y = int(point[0]), int(point[1])
     draw = game.offers.draw if game.offers.draw is seat else None
+    clock = game.clock
+    if clock is not None and clock.running is not None:
+        clock = clock.after_move(seat, now)
     moved = replace(
         game,
         moves=(*game.moves, Move((x, y), figures)),
-        clock=game.clock.after_move(seat, now) if game.clock is not None else None,
+        clock=clock,
         offers=Offers(draw=draw),
     )
+    moved = clocked(moved, now)
     events: tuple[Event, ...] = (MovePlayed(seat, (x, y), len(moved.moves)),)
     result = outcome_result(board)
     if result is None:
@@ -358,17 +360,8 @@ def takeback_count(game: Game, seat: Seat) -> int:
 
 def take_back(game: Game, count: int, now: int) -> Change:
     moves = game.moves[: len(game.moves) - count]
-    turn = Seat.of_ply(len(moves) + 1)
-    clock = game.clock.restarted(turn, now) if game.clock is not None else None
-    back = replace(
-        game,
-        moves=moves,
-        status=Status.ACTIVE,
-        result=None,
-        clock=clock,
-        offers=Offers(),
-    )
-    return Change(back, (MovesTakenBack(count),))
+    back = replace(game, moves=moves, status=Status.ACTIVE, result=None, offers=Offers())
+    return Change(clocked(back, now), (MovesTakenBack(count),))
 
 
 def check_hint(game: Game, seat: Seat | None) -> Seat:
@@ -398,6 +391,24 @@ def forfeit(game: Game, seat: Seat, now: int, *, reason: str, detail: str = "") 
     require_active(game)
     termination = Termination.FLAG if reason == "timeout" else Termination.FORFEIT
     return finish(game, Result(termination, seat.other, (), detail), now)
+
+
+def clock_runs(game: Game) -> bool:
+    """Whether ``game``'s clock runs: in a game in progress once each side has moved (a
+    game of engines from the start). Before that the game may still be aborted, and a
+    player who has not come or not looked loses no time."""
+    return game.status is Status.ACTIVE and (game.mode is Mode.AIVAI or not can_abort(game))
+
+
+def clocked(game: Game, now: int) -> Game:
+    """``game`` with its clock running for the side to act, or stopped while it does not
+    run (``clock_runs``); the times are kept."""
+    if game.clock is None:
+        return game
+    runner = game.turn if clock_runs(game) else None
+    if game.clock.running is runner:
+        return game
+    return replace(game, clock=game.clock.restarted(runner, now))
 
 
 def can_abort(game: Game) -> bool:

@@ -40,6 +40,7 @@ from webapp.game.events import Event, MovePlayed, OpeningAdvanced
 from webapp.game.model import (
     Change,
     Game,
+    clocked,
     finish,
     outcome_result,
     require_active,
@@ -297,6 +298,7 @@ def _advance(
     next_seat = advanced.turn
     swapped = state.swaps != _swaps(before)
     advanced = replace(advanced, clock=_clock(before.clock, actor_seat, swapped, next_seat, now))
+    advanced = clocked(advanced, now)
     result = outcome_result(advanced.board)
     if result is None:
         return Change(advanced, events)
@@ -309,14 +311,14 @@ def _swaps(game: Game) -> int:
 
 
 def _clock(clock: Clock | None, actor: Seat, swapped: bool, runner: Seat, now: int) -> Clock | None:
-    """The clock after ``actor`` acted at ``now``: charged, given the increment if the
-    turn passes to the other player, the times exchanged with the seats on a swap, and
+    """The clock after ``actor`` acted at ``now``: charged, given the increment if it
+    ran and the turn passes to the other player, the times exchanged with the seats on a swap, and
     ``runner`` running."""
     if clock is None:
         return None
     times = {seat: clock.left(seat, now) for seat in Seat}
     held_after = actor.other if swapped else actor
-    if runner is not held_after:
+    if runner is not held_after and clock.running is not None:
         times[actor] += clock.increment_ms
     if swapped:
         times = {seat: times[seat.other] for seat in Seat}

@@ -99,7 +99,12 @@ def _outcome(state: dict[str, Any]) -> str:
         "forfeit": " by forfeit",
     }.get(str(result.get("termination")), "")
     if result.get("termination") == "aborted":
-        return "Aborted: nobody moved." if result.get("detail") == "unplayed" else "Aborted."
+        detail = result.get("detail")
+        if detail == "unplayed":
+            return "Aborted: nobody moved."
+        if detail == "unanswered":
+            return "Aborted: the first move went unanswered."
+        return "Aborted."
     if winner is None:
         return f"Drawn after {_moves(moves)}."
     return f"{_player_name(state, winner)} ({winner}) won{how} in {_moves(moves)}."

@@ -21,7 +21,6 @@ import logging
 import secrets
 import threading
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from engine import Rule
@@ -265,9 +264,6 @@ class LobbyService:
             settings=settings,
             opening=phase,
         )
-        if game.clock is not None:
-            # The clock starts with black's first move, not while both pages load.
-            game = replace(game, clock=game.clock.restarted(None, now))
         self.games.store_new(game)
         payload = {"game_id": game_id, "url": f"/lobby/go/{game_id}"}
         withdrawn = 0

@@ -13,6 +13,7 @@ const COLORS = ["black", "white"];
 export function createPlayersPanel(page) {
   const rows = Object.fromEntries(COLORS.map((c) => [c, document.getElementById("player-" + c)]));
   const seatButton = document.getElementById("btn-take-seat");
+  const clockNote = document.getElementById("clock-note");
   let clockStamp = performance.now();
   let clockVersion = null;
 
@@ -103,6 +104,8 @@ export function createPlayersPanel(page) {
         }
         row.classList.toggle("to-move", state.status === "active" && state.turn === color);
       }
+      // Clocks run once each side has moved; until then the game may still be aborted.
+      clockNote.hidden = !(state.clock && state.status === "active" && !state.clock.running);
       seatButton.hidden = !state.actions.take_seat;
       seatButton.textContent = open
         ? t("game.take_seat_as", { color: t("color." + open + "_lower") })

@@ -32,8 +32,8 @@ export function createResultPanel(page) {
       $("result-title").textContent = resultText(result);
       const aborted = (result.termination || result.reason) === "aborted";
       let sub = "";
-      if (aborted && result.detail === "unplayed") {
-        sub = t("result.unplayed");
+      if (aborted && (result.detail === "unplayed" || result.detail === "unanswered")) {
+        sub = t("result." + result.detail);
       } else if (state.you && !state.imported_finished && !aborted) {
         if (!result.winner) sub = t("result.you_drew");
         else sub = result.winner === state.you ? t("result.you_won") : t("result.you_lost");
