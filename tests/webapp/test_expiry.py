@@ -154,14 +154,19 @@ def test_a_game_looked_at_after_its_time_is_aborted_then(app_factory: Any) -> No
     assert service.store.load(game_id).status == "finished"
 
 
-def test_the_ai_s_first_move_unanswered_is_called_off(app_factory: Any) -> None:
-    app = app_factory(UNSTARTED_MS=800)
+def ai_moved_first(app_factory: Any) -> tuple[Any, Any, str]:
+    """A game against the AI that the human plays white, once the AI has made its first
+    move; a side that has not moved is called off after 1.5 s."""
+    app = app_factory(UNSTARTED_MS=1_500)
     client = app.test_client()
     game_id = create_game(client, mode="ai", color="white", level=1)
     service = app.extensions["gomoku"].service
     wait_for(lambda: len(service.load(game_id).moves) == 1, 30)
-    # Listed once the AI has moved, until the human's first move is overdue.
-    assert game_id in [g["id"] for g in client.get("/api/v1/games").get_json()["games"]]
+    return client, service, game_id
+
+
+def test_the_ai_s_first_move_unanswered_is_called_off(app_factory: Any) -> None:
+    client, service, game_id = ai_moved_first(app_factory)
     wait_for(lambda: service.store.load(game_id).status == "finished")
     state = client.get(f"/api/v1/games/{game_id}").get_json()
     assert state["result"]["termination"] == "aborted" and state["result"]["winner"] is None
@@ -173,13 +178,9 @@ def test_the_ai_s_first_move_unanswered_is_called_off(app_factory: Any) -> None:
 
 
 def test_the_ai_s_first_move_answered_in_time_keeps_the_game(app_factory: Any) -> None:
-    app = app_factory(UNSTARTED_MS=800)
-    client = app.test_client()
-    game_id = create_game(client, mode="ai", color="white", level=1)
-    service = app.extensions["gomoku"].service
-    wait_for(lambda: len(service.load(game_id).moves) == 1, 30)
+    _, service, game_id = ai_moved_first(app_factory)
     service.play(game_id, Seat.WHITE, 0, 0, service.load(game_id).version)
-    time.sleep(1.2)
+    time.sleep(2.0)
     assert service.load(game_id).status is Status.ACTIVE
 
 
