@@ -63,12 +63,3 @@ class Expiry:
             return Change(game)
         detail = UNANSWERED if started(game) else UNPLAYED
         return finish(game, Result(Termination.ABORTED, detail=detail), now)
-
-
-def is_unplayed(result: Result | None) -> bool:
-    """Whether ``result`` is that of a game aborted here because a side never moved."""
-    return (
-        result is not None
-        and result.termination is Termination.ABORTED
-        and result.detail in (UNPLAYED, UNANSWERED)
-    )

@@ -45,7 +45,7 @@ class GameTimers:
         self, game: Game, now: int, *, expires_at: int | None, refresh: Callable[[], None]
     ) -> None:
         """Set ``game``'s timers as it stands at ``now``: ``refresh`` when its running
-        clock's flag falls and at ``expires_at`` (nobody started it); a game no longer
+        clock's flag falls and at ``expires_at`` (a side has not moved); a game no longer
         in progress has no abandon countdown either."""
         clock = game.clock
         if game.status is not Status.ACTIVE or clock is None or clock.running is None:
