@@ -118,6 +118,13 @@ def test_takeback_clock_and_resign_between_friends(browser: Browser, live_server
             # Back before white's first move: the clocks stop again.
             expect(page.locator("#clock-note")).to_be_visible()
         expect(guest.locator("#status")).to_have_text("Your turn")
+        # White has no move of its own again: the game can be aborted, not resigned.
+        expect(guest.get_by_role("button", name="Resign")).to_be_hidden()
+        expect(guest.get_by_role("button", name="Abort game")).to_be_visible()
+        ui.click_point(guest, 8, 8)
+        for page in (host, guest):
+            expect_moves(page, 2)
+        expect(guest.get_by_role("button", name="Abort game")).to_be_hidden()
 
         guest.once("dialog", lambda dialog: dialog.accept())
         guest.get_by_role("button", name="Resign").click()

@@ -77,6 +77,7 @@ def test_an_offer_is_announced_and_repeated_withdrawals_toast_once(friends, ui) 
 def test_rematch_is_an_offer_and_the_new_game_a_link(friends, ui) -> None:
     host, guest, url = friends
     play(ui, host, guest, 7, 7)
+    play(ui, guest, host, 8, 8)  # a game is resigned only once each side has moved
     guest.once("dialog", lambda dialog: dialog.accept())
     guest.get_by_role("button", name="Resign").click()
     for page in (host, guest):
@@ -110,6 +111,10 @@ def test_a_game_is_aborted_before_each_side_has_moved(friends, ui) -> None:
     play(ui, host, guest, 7, 7)
     abort = guest.get_by_role("button", name="Abort game")
     expect(abort).to_be_visible()
+    # Nothing to resign yet: aborting is the way out, for either player.
+    for page in (host, guest):
+        expect(page.get_by_role("button", name="Resign")).to_be_hidden()
+    expect(host.get_by_role("button", name="Abort game")).to_be_visible()
     guest.once("dialog", lambda dialog: dialog.accept())
     abort.click()
     for page in (host, guest):

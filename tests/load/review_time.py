@@ -2,7 +2,9 @@
 
 Builds the app on a new, empty instance folder with the server's own AI pool (one game and
 one analysis worker, as ``make run`` on this machine), creates a finished 60-move game
-(two scripted players, then black resigns), asks for its review and waits for it. Prints
+(two scripted players: a friend game set up with the first 58 moves, the last two played
+by the players, as a game is resigned only once each side has moved, then black
+resigns), asks for its review and waits for it. Prints
 the wall time from the request to the stored review, the time per position, the mean
 search depth, and the classes and forced wins found per side.
 
@@ -60,9 +62,13 @@ def main() -> None:
         )
         try:
             client = app.test_client()
-            created = client.post("/api/v1/games", json={"mode": "ai", "moves": GAME_60})
-            game_id = created.get_json()["id"]
-            app.extensions["gomoku"].service.resign(game_id, Seat.BLACK)
+            body = {"mode": "friend", "color": "black", "moves": GAME_60[:-2]}
+            game_id = client.post("/api/v1/games", json=body).get_json()["id"]
+            app.test_client().post(f"/g/{game_id}/seat", json={})  # the friend takes white
+            service = app.extensions["gomoku"].service
+            for seat, (x, y) in zip((Seat.BLACK, Seat.WHITE), GAME_60[-2:], strict=True):
+                service.play(game_id, seat, x, y, service.load(game_id).version)
+            service.resign(game_id, Seat.BLACK)
             started = time.monotonic()
             client.post(f"/api/v1/games/{game_id}/review")
             while True:

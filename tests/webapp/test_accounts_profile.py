@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from socket_helpers import create_game
+from socket_helpers import create_game, wait_for
 
 PASSWORD = "correct horse battery"
 
@@ -25,10 +25,23 @@ def signup(client: Any, username: str) -> None:
 
 
 def finish(app: Any, game_id: str, seat: str) -> None:
-    """``seat`` resigns ``game_id``."""
-    from webapp.game.types import Seat
+    """``seat`` resigns ``game_id`` once each side has played a move (before that a game
+    can only be aborted): the humans' moves are played here, the AI's awaited."""
+    from webapp.game.types import Seat, SeatKind
 
-    app.extensions["gomoku"].service.resign(game_id, Seat(seat))
+    service = app.extensions["gomoku"].service
+
+    def both_moved() -> bool:
+        game = service.load(game_id)
+        if game.moved(Seat.BLACK) and game.moved(Seat.WHITE):
+            return True
+        if game.seats[game.turn].kind is SeatKind.HUMAN:
+            x, y = next(p for p in ((7, 7), (8, 8)) if p not in game.points)
+            service.play(game_id, game.turn, x, y, game.version)
+        return False
+
+    wait_for(both_moved, 60)
+    service.resign(game_id, Seat(seat))
 
 
 def rows(page: str) -> list[str]:

@@ -101,6 +101,12 @@ def test_hint_answers_the_asker_only(client: Any, socket_factory: Any) -> None:
 def test_resign_against_the_ai_and_rematch(client: Any, socket_factory: Any) -> None:
     game_id = create_game(client, mode="ai", level=1, color="black")
     me = join(socket_factory(client), game_id)
+    assert me.last_state()["actions"]["resign"] is False
+    me.sock.emit("resign", {"game_id": game_id}, namespace=NS)  # nobody has moved yet
+    assert me.wait_error()["code"] == "resign_too_early"
+    play(me, game_id, 7, 7)
+    replied = me.wait_state(lambda s: len(s["moves"]) == 2)  # each side has moved
+    assert replied["status"] == "active" and replied["actions"]["resign"] is True
     me.sock.emit("resign", {"game_id": game_id}, namespace=NS)
     state = me.wait_state(lambda s: s["status"] == "finished")
     assert state["result"]["winner"] == "white"

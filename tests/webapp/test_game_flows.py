@@ -49,6 +49,21 @@ def play(events: Events, game_id: str, x: int, y: int) -> dict[str, Any]:
     return events.wait_state(lambda s: len(s["moves"]) == count + 1, 5)
 
 
+def both_move(friend: dict[str, Any]) -> None:
+    """Black and white each play a move, so that the game can be resigned."""
+    game_id, black, white = friend["id"], friend["black"], friend["white"]
+    play(black, game_id, 7, 7)
+    white.wait_state(lambda s: len(s["moves"]) == 1, 5)
+    play(white, game_id, 8, 8)
+    black.wait_state(lambda s: s["actions"]["resign"], 5)
+
+
+def ai_replied(events: Events, game_id: str) -> dict[str, Any]:
+    """The human plays a move against the AI and waits for the AI's reply."""
+    play(events, game_id, 7, 7)
+    return events.wait_state(lambda s: len(s["moves"]) == 2, 60)
+
+
 def test_state_lists_every_action_and_the_legal_points(friend: dict[str, Any]) -> None:
     state = friend["black"].last_state()
     assert set(state["actions"]) == set(ACTIONS)
@@ -56,6 +71,7 @@ def test_state_lists_every_action_and_the_legal_points(friend: dict[str, Any]) -
     assert state["actions"]["hint"] is False  # a friend game: no hints
     assert state["actions"]["undo"] is False
     assert state["actions"]["abort"] is True
+    assert state["actions"]["resign"] is False  # nobody has moved: abort, not resign
     assert len(state["legal"]) == 15 * 15
     assert state["offers"] == {"takeback": None, "draw": None, "rematch": None}
     assert state["rated"] is False  # a link game is casual
@@ -111,6 +127,7 @@ def test_rematch_is_an_offer_the_friend_accepts(
 ) -> None:
     game_id, black, white = friend["id"], friend["black"], friend["white"]
     spectator = join(socket_factory(), game_id)
+    both_move(friend)
     assert send(black, "resign", game_id=game_id)["ok"]
     white.wait_state(lambda s: s["status"] == "finished", 5)
     assert send(black, "rematch", game_id=game_id)["ok"]
@@ -130,6 +147,7 @@ def test_rematch_is_an_offer_the_friend_accepts(
 
 def test_a_declined_rematch_tells_the_asker(friend: dict[str, Any]) -> None:
     game_id, black, white = friend["id"], friend["black"], friend["white"]
+    both_move(friend)
     assert send(white, "resign", game_id=game_id)["ok"]
     black.wait_state(lambda s: s["status"] == "finished", 5)
     assert send(white, "rematch", game_id=game_id)["ok"]
@@ -143,14 +161,42 @@ def test_a_declined_rematch_tells_the_asker(friend: dict[str, Any]) -> None:
 def test_rematch_against_the_ai_starts_at_once(client: Any, socket_factory: Any) -> None:
     game_id = create_game(client, mode="ai", color="black", level=1)
     events = join(socket_factory(client), game_id)
+    assert ai_replied(events, game_id)["actions"]["resign"] is True
     assert send(events, "resign", game_id=game_id)["ok"]
     events.wait_state(lambda s: s["status"] == "finished", 5)
     assert send(events, "rematch", game_id=game_id)["ok"]
     assert events.wait_state(lambda s: s["next_game"] is not None, 5)["offers"]["rematch"] is None
 
 
+def test_resign_before_each_side_moved_is_refused_abort_instead(
+    friend: dict[str, Any],
+) -> None:
+    game_id, black, white = friend["id"], friend["black"], friend["white"]
+    for events in (black, white):
+        ack = send(events, "resign", game_id=game_id)
+        assert ack["ok"] is False and ack["error"]["code"] == "resign_too_early"
+        assert events.wait_error()["code"] == "resign_too_early"
+    play(black, game_id, 7, 7)
+    state = white.wait_state(lambda s: len(s["moves"]) == 1, 5)
+    assert state["actions"]["resign"] is False and state["actions"]["abort"] is True
+    ack = send(white, "resign", game_id=game_id)
+    assert ack["ok"] is False and ack["error"]["code"] == "resign_too_early"
+    # Nothing changed: the game goes on without a result.
+    state = white.last_state()
+    assert state["status"] == "active" and state["result"] is None
+    assert state["moves"] == [[7, 7]]
+    play(white, game_id, 8, 8)
+    assert send(white, "resign", game_id=game_id)["ok"]
+    final = black.wait_state(lambda s: s["status"] == "finished", 5)
+    assert final["result"]["termination"] == "resign"
+    assert final["result"]["winner"] == "black"
+
+
 def test_a_draw_offered_and_accepted(friend: dict[str, Any]) -> None:
     game_id, black, white = friend["id"], friend["black"], friend["white"]
+    assert send(black, "draw_offer", game_id=game_id)["error"]["code"] == "draw_too_early"
+    assert black.last_state()["actions"]["draw"] is False
+    both_move(friend)
     assert send(black, "draw_offer", game_id=game_id)["ok"]
     state = white.wait_state(lambda s: s["offers"]["draw"] == "black", 5)
     assert state["actions"]["draw_answer"] is True
@@ -178,6 +224,7 @@ def test_abort_is_refused_once_both_sides_moved(friend: dict[str, Any]) -> None:
     play(white, game_id, 8, 8)
     state = black.wait_state(lambda s: len(s["moves"]) == 2, 5)
     assert state["actions"]["abort"] is False
+    assert state["actions"]["resign"] is True  # resign or offer a draw instead
     assert send(black, "abort", game_id=game_id)["error"]["code"] == "abort_too_late"
 
 

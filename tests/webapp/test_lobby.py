@@ -42,6 +42,12 @@ def received(sock: Any, name: str) -> list[dict[str, Any]]:
     return [e["args"][0] for e in sock.get_received(NS) if e["name"] == name]
 
 
+def both_move(games: Any, game_id: str) -> None:
+    """Black and white each play a move: only then may a game be resigned."""
+    games.play(game_id, Seat.BLACK, 7, 7, games.load(game_id).version)
+    games.play(game_id, Seat.WHITE, 8, 8, games.load(game_id).version)
+
+
 SEEK = {"rule": "freestyle", "size": 15, "preset": "3+2", "rated": True, "color": "black"}
 
 
@@ -205,6 +211,7 @@ def test_a_rated_lobby_game_moves_both_ratings_once(lobby: Any) -> None:
 def test_casual_and_aborted_lobby_games_leave_ratings_alone(lobby: Any) -> None:
     games, ratings = lobby.games, lobby.ratings
     casual = lobby.take(BOB, lobby.create(ANN, SeekRequest(color="black", rated=False)).id)
+    both_move(games, casual)
     games.resign(casual, Seat.BLACK)
     aborted = lobby.take(BOB, lobby.create(ANN, SeekRequest(color="black")).id)
     games.abort(aborted, Seat.WHITE)
@@ -213,6 +220,7 @@ def test_casual_and_aborted_lobby_games_leave_ratings_alone(lobby: Any) -> None:
 
 def test_leaderboard_page_and_json(app: Any, lobby: Any) -> None:
     game_id = lobby.take(BOB, lobby.create(ANN, SeekRequest(color="white")).id)
+    both_move(lobby.games, game_id)
     lobby.games.resign(game_id, Seat.BLACK)
     client = app.test_client()
     board = client.get("/api/v1/leaderboard?rule=freestyle-15").get_json()

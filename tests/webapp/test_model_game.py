@@ -309,10 +309,34 @@ def test_hint_is_for_the_human_to_move_against_the_ai() -> None:
 
 
 def test_resign() -> None:
-    change = model.resign(friend_game(), W, T0)
+    change = model.resign(play_all(friend_game(), [(7, 7), (8, 8)]), W, T0)
     assert change.game.result == Result(Termination.RESIGN, B)
+    assert change.game.status is Status.FINISHED
     refused("game_over", model.resign, change.game, B, T0)
     refused("not_a_player", model.resign, friend_game(), None, T0)
+
+
+def test_resign_waits_until_each_side_has_moved() -> None:
+    # Until each side has played a move of its own the game is aborted, not resigned.
+    fresh = friend_game()
+    black_only = play_all(fresh, [(7, 7)])
+    from_a_position = friend_game(((7, 7), (8, 8)))  # starting moves are nobody's moves
+    human_only = play_all(ai_game(), [(7, 7)])
+    for game in (fresh, black_only, from_a_position, human_only):
+        before = replace(game)
+        for seat in (B, W):
+            if game.seats[seat].kind is SeatKind.HUMAN:
+                refused("resign_too_early", model.resign, game, seat, T0)
+        assert game == before
+        assert game.status is Status.ACTIVE and game.result is None
+        assert model.can_abort(game)
+    # Once both have moved resigning works, and aborting no longer does.
+    both = play_all(black_only, [(8, 8)])
+    assert not model.can_abort(both)
+    assert model.resign(both, B, T0).game.result == Result(Termination.RESIGN, W)
+    assert model.resign(both, W, T0).game.result == Result(Termination.RESIGN, B)
+    replied = play_all(human_only, [(8, 8)])
+    assert model.resign(replied, B, T0).game.result == Result(Termination.RESIGN, W)
 
 
 def test_forfeit_and_engine_timeout() -> None:
@@ -343,7 +367,7 @@ def test_abort_before_each_side_has_moved() -> None:
 def test_abort_refusals() -> None:
     both = play_all(friend_game(), [(7, 7), (8, 8)])
     refused("abort_too_late", model.abort, both, B, T0)
-    refused("game_over", model.abort, model.resign(friend_game(), B, T0).game, B, T0)
+    refused("game_over", model.abort, model.resign(both, B, T0).game, B, T0)
     refused("not_a_player", model.abort, friend_game(), None, T0)
     engines = model.new_game(
         "e", Mode.AIVAI, size=15, rule=Rule.FREESTYLE, seats={B: ai(), W: ai()}, now=T0
@@ -378,7 +402,7 @@ def test_claim_victory_refusals() -> None:
 
 
 def test_finishing_drops_open_offers_but_keeps_a_rematch_offer() -> None:
-    game = replace(friend_game(((7, 7),)), offers=Offers(takeback=B, draw=W))
+    game = replace(play_all(friend_game(), [(7, 7), (8, 8)]), offers=Offers(takeback=B, draw=W))
     done = model.resign(game, W, T0).game
     assert done.offers == Offers()
     assert model.claim_at(T0, 5) == T0 + 5

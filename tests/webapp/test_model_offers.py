@@ -58,6 +58,12 @@ def play_all(game: Game, points: list[tuple[int, int]]) -> Game:
     return game
 
 
+def resigned(game: Game, seat: Seat = B) -> Game:
+    """``game`` over: each side plays a move (resigning waits for that), then ``seat``
+    resigns."""
+    return model.resign(play_all(game, [(7, 7), (8, 8)]), seat, T0).game
+
+
 def refused(code: str, call: object, *args: object, **kwargs: object) -> None:
     with pytest.raises(GameActionError) as caught:
         call(*args, **kwargs)  # type: ignore[operator]
@@ -136,8 +142,13 @@ def test_takeback_refusals() -> None:
 # -- draw ------------------------------------------------------------------------------
 
 
+def started(game: Game) -> Game:
+    """``game`` with a move of each side: a draw needs a game that has begun."""
+    return play_all(game, [(7, 7), (8, 8)])
+
+
 def test_draw_offer_accepted() -> None:
-    game = play_all(friend_game(), [(7, 7)])
+    game = started(friend_game())
     offered = offers.offer_draw(game, B, T0)
     assert offered.events == (OfferMade(DRAW, B),)
     drawn = offers.answer_draw(offered.game, W, True, T0)
@@ -147,36 +158,46 @@ def test_draw_offer_accepted() -> None:
 
 
 def test_draw_offers_from_both_sides_agree() -> None:
-    offered = offers.offer_draw(friend_game(), B, T0).game
+    offered = offers.offer_draw(started(friend_game()), B, T0).game
     assert offers.offer_draw(offered, W, T0).game.status is Status.FINISHED
 
 
 def test_draw_offer_declined_cancelled_and_lapsing() -> None:
-    offered = offers.offer_draw(friend_game(), B, T0).game
+    offered = offers.offer_draw(started(friend_game()), B, T0).game
     declined = offers.answer_draw(offered, W, False, T0)
     assert declined.events == (OfferDeclined(DRAW, W),)
     assert declined.game.status is Status.ACTIVE
     assert offers.cancel_offer(offered, DRAW, B, T0).events == (OfferCancelled(DRAW, B),)
     # The offerer's own move keeps the offer open; the recipient's move ends it.
-    kept = model.play(offered, B, (7, 7), T0).game
+    kept = model.play(offered, B, (9, 9), T0).game
     assert kept.offers.draw is B
-    assert model.play(kept, W, (8, 8), T0).game.offers.draw is None
+    assert model.play(kept, W, (10, 10), T0).game.offers.draw is None
+
+
+def test_a_draw_waits_until_each_side_has_moved() -> None:
+    game = friend_game()
+    refused("draw_too_early", offers.offer_draw, game, B, T0)
+    after_black = play_all(game, [(7, 7)])
+    refused("draw_too_early", offers.offer_draw, after_black, W, T0)
+    refused("draw_too_early", offers.offer_draw, after_black, B, T0)
+    assert after_black.offers.draw is None and after_black.status is Status.ACTIVE
+    assert offers.offer_draw(play_all(after_black, [(8, 8)]), W, T0).game.offers.draw is W
 
 
 def test_draw_refusals() -> None:
     refused("draw_friend_only", offers.offer_draw, ai_game(), B, T0)
-    offered = offers.offer_draw(friend_game(), B, T0).game
+    offered = offers.offer_draw(started(friend_game()), B, T0).game
     refused("offer_pending", offers.offer_draw, offered, B, T0)
     refused("own_offer", offers.answer_draw, offered, B, True, T0)
-    refused("no_offer", offers.answer_draw, friend_game(), W, True, T0)
-    refused("game_over", offers.offer_draw, model.resign(friend_game(), B, T0).game, W, T0)
+    refused("no_offer", offers.answer_draw, started(friend_game()), W, True, T0)
+    refused("game_over", offers.offer_draw, resigned(friend_game()), W, T0)
 
 
 # -- rematch ---------------------------------------------------------------------------
 
 
 def test_rematch_against_the_ai_is_immediate() -> None:
-    over = model.resign(ai_game(), B, T0).game
+    over = resigned(ai_game())
     change = offers.offer_rematch(over, B, T0, new_id="next")
     assert change.events == (RematchAgreed("next"),)
     assert change.game.next_game == "next"
@@ -185,7 +206,7 @@ def test_rematch_against_the_ai_is_immediate() -> None:
 
 
 def test_rematch_between_friends_is_an_offer_the_other_accepts() -> None:
-    over = model.resign(friend_game(), B, T0).game
+    over = resigned(friend_game())
     asked = offers.offer_rematch(over, W, T0, new_id="x")
     assert asked.events == (OfferMade(REMATCH, W),)
     assert asked.game.next_game is None
@@ -197,7 +218,7 @@ def test_rematch_between_friends_is_an_offer_the_other_accepts() -> None:
 
 
 def test_rematch_declined_and_cancelled() -> None:
-    asked = offers.offer_rematch(model.resign(friend_game(), B, T0).game, W, T0, new_id="x").game
+    asked = offers.offer_rematch(resigned(friend_game()), W, T0, new_id="x").game
     declined = offers.answer_rematch(asked, B, False, T0, new_id="y")
     assert declined.events == (OfferDeclined(REMATCH, B),)
     assert declined.game.next_game is None
@@ -210,7 +231,7 @@ def test_rematch_refusals() -> None:
         "e", Mode.AIVAI, size=15, rule=Rule.FREESTYLE,
         seats={B: SeatInfo(SeatKind.AI, level=1), W: SeatInfo(SeatKind.AI, level=2)}, now=T0,
     )  # fmt: skip
-    over = model.resign(friend_game(), B, T0).game
+    over = resigned(friend_game())
     refused("rematch_mode", offers.offer_rematch, replace(engines, status=Status.FINISHED), B, T0,
             new_id="x")  # fmt: skip
     refused("not_a_player", offers.offer_rematch, over, None, T0, new_id="x")
@@ -221,7 +242,7 @@ def test_rematch_refusals() -> None:
 
 
 def test_rematch_game_swaps_colours_and_keeps_the_settings() -> None:
-    old = model.resign(play_all(friend_game(clock=(60_000, 1_000)), [(7, 7)]), B, T0).game
+    old = resigned(friend_game(clock=(60_000, 1_000)))
     new = offers.rematch_game(old, "next", T0 + 5)
     assert new.id == "next" and new.rematch_of == old.id
     assert new.seats[B].name == "Ann" and new.seats[W].token_hash == "b"

@@ -127,11 +127,15 @@ def test_view_actions_for_players_and_spectators() -> None:
     room = Room(frozenset({B, W}), 1)
     state = view.state(game, B, room, Activity(), T0)
     assert set(state["actions"]) == set(ACTIONS)
-    assert state["actions"]["move"] and state["actions"]["abort"] and state["actions"]["draw"]
+    assert state["actions"]["move"] and state["actions"]["abort"]
     assert not state["actions"]["hint"] and not state["actions"]["undo"]
+    # Nobody has moved: abort instead of resigning or agreeing a draw.
+    assert not state["actions"]["resign"] and not state["actions"]["draw"]
     assert not any(view.state(game, None, room, Activity(), T0)["actions"].values())
     # The opponent gone: a countdown, then the claim.
     played = model.play(model.play(game, B, (7, 7), T0).game, W, (8, 8), T0).game
+    both = view.state(played, B, room, Activity(), T0)["actions"]
+    assert both["resign"] and both["draw"] and not both["abort"]
     gone = Room(frozenset({B}), 0, {W: T0})
     early = view.state(played, B, gone, Activity(), T0 + 500)
     assert early["abandon"] == {"seat": "white", "claim_at": T0 + 1_000, "now": T0 + 500}

@@ -301,12 +301,15 @@ def test_taraguchi_ten_fifth_moves_offered_and_one_picked() -> None:
 # -- the rest of the game around the opening -------------------------------------------
 
 
-def test_takebacks_hints_and_abort_during_the_opening() -> None:
+def test_takebacks_hints_abort_and_resign_during_the_opening() -> None:
     game = click(new("swap2"), (7, 7))
     refused("opening_in_progress", offers.request_takeback, game, B, T0)
     assert model.can_abort(game)  # only the first player has acted
+    refused("resign_too_early", model.resign, game, B, T0)  # abort instead
     game = choose(click(game, (8, 8), (9, 9)), "white")
     assert not model.can_abort(game)
+    resigned = model.resign(game, B, T0).game
+    assert resigned.result is not None and resigned.result.termination is Termination.RESIGN
     # The opening's stones are out of a takeback's reach.
     refused("no_move_to_take_back", offers.request_takeback, game, B, T0)
     game = model.play(game, W, (0, 0), T0).game

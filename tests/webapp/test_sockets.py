@@ -246,6 +246,13 @@ def test_resign_and_rematch_swap_colours(app: Any, friend_game: dict[str, Any]) 
     black.sock.emit("rematch", {"game_id": game_id}, namespace=NS)
     assert black.wait_error()["code"] == "game_not_finished"
     play(black, game_id, 7, 7)
+    # White has not moved yet: nothing to resign, the game can only be aborted.
+    white.wait_state(lambda s: len(s["moves"]) == 1, 5)
+    before = stored(app, game_id)
+    white.sock.emit("resign", {"game_id": game_id}, namespace=NS)
+    assert white.wait_error()["code"] == "resign_too_early"
+    assert stored(app, game_id) == before and before[2] == "active"
+    play(white, game_id, 8, 8)
     white.sock.emit("resign", {"game_id": game_id}, namespace=NS)
     state = black.wait_state(lambda s: s["status"] == "finished", 5)
     assert state["result"] == {

@@ -380,8 +380,14 @@ def check_hint(game: Game, seat: Seat | None) -> Seat:
 
 
 def resign(game: Game, seat: Seat | None, now: int) -> Change:
+    """``seat`` gives the game up. Until each side has moved there is nothing to concede:
+    the game is aborted instead (``abort``), so no one loses a game that never began."""
     seat = require_player(game, seat)
     require_active(game)
+    if can_abort(game):
+        raise BadRequestError(
+            "the game has not really started: abort it instead", code="resign_too_early"
+        )
     return finish(game, Result(Termination.RESIGN, seat.other), now)
 
 

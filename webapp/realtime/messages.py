@@ -149,7 +149,9 @@ is the English fallback). The HTTP API answers ``{"error": message, "code", "par
     ``no_offer``: no such offer to answer or cancel. ``own_offer``: only the opponent
     answers your offer. ``rematch_mode``: no rematches of AI-vs-AI games.
     ``game_not_finished``: finish the game before a rematch. ``abort_too_late``: both
-    sides have moved. ``claim_not_allowed``: no win to claim in this game (yet).
+    sides have moved. ``resign_too_early``, ``draw_too_early``: until each side has
+    moved there is nothing to concede or share; abort instead.
+    ``claim_not_allowed``: no win to claim in this game (yet).
     ``opponent_present``: the opponent is still here. ``claim_too_early`` {seconds}.
     ``seat_taken``: no free seat. ``already_seated``: you have a seat here already.
     ``forbidden_origin``: a seat request from another site. ``server_error``: an
@@ -216,7 +218,8 @@ ERROR_CODES = frozenset(
         "illegal_move", "bad_moves", "bad_psq", "unknown_player", "hint_ai_only",
         "undo_ai_only", "takeback_friend_only", "draw_friend_only", "hint_failed",
         "engine_timeout", "no_move_to_take_back", "offer_pending", "no_offer", "own_offer",
-        "rematch_mode", "game_not_finished", "abort_too_late", "claim_not_allowed",
+        "rematch_mode", "game_not_finished", "abort_too_late", "resign_too_early",
+        "draw_too_early", "claim_not_allowed",
         "opponent_present", "claim_too_early", "seat_taken", "already_seated",
         "forbidden_origin", "bad_opening", "opening_in_progress", "no_opening",
         "opening_step", "opening_option", "opening_area", "opening_symmetric",
