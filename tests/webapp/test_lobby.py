@@ -198,8 +198,7 @@ def test_a_rated_lobby_game_moves_both_ratings_once(lobby: Any) -> None:
     games, ratings = lobby.games, lobby.ratings
     seek = lobby.create(ANN, SeekRequest(color="black", preset="10+5"))
     game_id = lobby.take(BOB, seek.id)
-    games.play(game_id, Seat.BLACK, 7, 7, games.load(game_id).version)
-    games.play(game_id, Seat.WHITE, 8, 8, games.load(game_id).version)
+    both_move(games, game_id)
     games.resign(game_id, Seat.WHITE)
     ann, bob = ratings.rating("p-ann", "freestyle-15"), ratings.rating("p-bob", "freestyle-15")
     assert ann.rating > 1500 > bob.rating and ann.games == bob.games == 1

@@ -58,10 +58,14 @@ def play_all(game: Game, points: list[tuple[int, int]]) -> Game:
     return game
 
 
+def started(game: Game) -> Game:
+    """``game`` with a move of each side: resigning and draws wait for that."""
+    return play_all(game, [(7, 7), (8, 8)])
+
+
 def resigned(game: Game, seat: Seat = B) -> Game:
-    """``game`` over: each side plays a move (resigning waits for that), then ``seat``
-    resigns."""
-    return model.resign(play_all(game, [(7, 7), (8, 8)]), seat, T0).game
+    """``game`` over: each side plays a move, then ``seat`` resigns."""
+    return model.resign(started(game), seat, T0).game
 
 
 def refused(code: str, call: object, *args: object, **kwargs: object) -> None:
@@ -140,11 +144,6 @@ def test_takeback_refusals() -> None:
 
 
 # -- draw ------------------------------------------------------------------------------
-
-
-def started(game: Game) -> Game:
-    """``game`` with a move of each side: a draw needs a game that has begun."""
-    return play_all(game, [(7, 7), (8, 8)])
 
 
 def test_draw_offer_accepted() -> None:

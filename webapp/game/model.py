@@ -196,6 +196,13 @@ def require_active(game: Game) -> None:
         raise NotYourTurnError("waiting for an opponent to join", code="game_not_started")
 
 
+def require_started(game: Game, code: str) -> None:
+    """Refuse, with ``code``, what only a game each side has moved in allows (resigning,
+    a draw): before that the game is aborted instead (``can_abort``)."""
+    if can_abort(game):
+        raise BadRequestError("the game has not really started: abort it instead", code=code)
+
+
 def finish(game: Game, result: Result, now: int) -> Change:
     """End ``game`` with ``result``: clocks stop, open offers lapse."""
     clock = game.clock.restarted(None, now) if game.clock is not None else None
@@ -384,10 +391,7 @@ def resign(game: Game, seat: Seat | None, now: int) -> Change:
     the game is aborted instead (``abort``), so no one loses a game that never began."""
     seat = require_player(game, seat)
     require_active(game)
-    if can_abort(game):
-        raise BadRequestError(
-            "the game has not really started: abort it instead", code="resign_too_early"
-        )
+    require_started(game, "resign_too_early")
     return finish(game, Result(Termination.RESIGN, seat.other), now)
 
 

@@ -18,11 +18,11 @@ from webapp.game.events import OfferCancelled, OfferDeclined, OfferMade, Rematch
 from webapp.game.model import (
     Change,
     Game,
-    can_abort,
     finish,
     new_game,
     require_active,
     require_player,
+    require_started,
     take_back,
     takeback_count,
 )
@@ -90,21 +90,13 @@ def answer_takeback(game: Game, seat: Seat | None, accept: bool, now: int) -> Ch
 # -- draw --------------------------------------------------------------------------------
 
 
-def _require_started(game: Game) -> None:
-    """A draw needs a game: until each side has moved it is aborted instead."""
-    if can_abort(game):
-        raise BadRequestError(
-            "the game has not really started: abort it instead", code="draw_too_early"
-        )
-
-
 def offer_draw(game: Game, seat: Seat | None, now: int) -> Change:
     """Offer a draw; if the opponent has offered one already, the game is drawn."""
     if game.mode is not Mode.FRIEND:
         raise BadRequestError("draws are offered in friend games", code="draw_friend_only")
     seat = require_player(game, seat)
     require_active(game)
-    _require_started(game)
+    require_started(game, "draw_too_early")
     if game.offers.draw is seat:
         raise BadRequestError("your draw offer is already open", code="offer_pending")
     if game.offers.draw is seat.other:
@@ -118,7 +110,7 @@ def answer_draw(game: Game, seat: Seat | None, accept: bool, now: int) -> Change
     require_active(game)
     if not accept:
         return _decline(game, OfferKind.DRAW, seat)
-    _require_started(game)
+    require_started(game, "draw_too_early")
     return finish(game, Result(Termination.DRAW, None, (), "agreement"), now)
 
 
