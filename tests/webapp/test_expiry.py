@@ -167,6 +167,8 @@ def ai_moved_first(app_factory: Any) -> tuple[Any, Any, str]:
 
 def test_the_ai_s_first_move_unanswered_is_called_off(app_factory: Any) -> None:
     client, service, game_id = ai_moved_first(app_factory)
+    # Listed once the AI has moved, until the human's first move is overdue.
+    assert game_id in [g["id"] for g in client.get("/api/v1/games").get_json()["games"]]
     wait_for(lambda: service.store.load(game_id).status == "finished")
     state = client.get(f"/api/v1/games/{game_id}").get_json()
     assert state["result"]["termination"] == "aborted" and state["result"]["winner"] is None
