@@ -143,7 +143,7 @@ function showUpdate(update) {
     rate.textContent = t("analysis.black_rate", { rate: formatWinrate(line.black_winrate) });
     const depth = document.createElement("span");
     depth.className = "line-depth";
-    depth.textContent = t("analysis.depth", { depth: line.depth });
+    depth.textContent = line.depth ? t("analysis.depth", { depth: line.depth }) : "";
     const pv = document.createElement("span");
     pv.className = "line-pv";
     pv.textContent = line.pv_names.join(" ");
@@ -152,17 +152,24 @@ function showUpdate(update) {
     item.addEventListener("pointerleave", () => board.update({ pv: [] }));
     list.append(item);
   });
-  figures.textContent = t("analysis.figures", {
-    depth: update.depth,
-    nodes: formatCount(update.nodes),
-    nps: formatCount(update.nps),
-    seconds: (update.elapsed_ms / 1000).toFixed(0),
-  });
+  // The opening move of an empty board is not searched: no figures to show.
+  figures.textContent =
+    update.status === "opening"
+      ? ""
+      : t("analysis.figures", {
+          depth: update.depth,
+          nodes: formatCount(update.nodes),
+          nps: formatCount(update.nps),
+          seconds: (update.elapsed_ms / 1000).toFixed(0),
+        });
   if (update.status === "paused") {
     setStatus(() => t("analysis.paused"));
     resume.hidden = false;
   } else if (update.status === "done") {
     setStatus(() => t("analysis.done"));
+    resume.hidden = true;
+  } else if (update.status === "opening") {
+    setStatus(() => t("analysis.opening"));
     resume.hidden = true;
   } else {
     setStatus(() => t("analysis.running", { depth: update.depth }));

@@ -1,4 +1,5 @@
-"""The analysis board in a real browser: stones placed by clicking, the top moves listed
+"""The analysis board in a real browser: the empty board's opening move, stones placed by
+clicking, the top moves listed
 and updated as the engine goes deeper, a new stone restarting the analysis, undo, the line
 count, a game's position opened from its page, and screenshots at desktop and phone sizes
 (tests/artifacts/screenshots/analysis-*.png) without sideways scrolling."""
@@ -35,9 +36,17 @@ def test_place_stones_and_see_the_top_moves_update(page: Page, live_server: Any,
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(live_server.url + "/analysis")
+    # The empty board is not searched: the centre is shown as the opening move.
+    lines = page.locator("#an-lines-list li")
+    expect(page.locator("#an-status")).to_have_text(
+        "Empty board: the first stone goes in the centre. Place stones to analyse",
+        timeout=UPDATE_TIMEOUT_MS,
+    )
+    expect(lines).to_have_count(1)
+    expect(lines.first.locator(".line-move")).to_have_text("h8")
+    expect(page.locator("#an-figures")).to_have_text("")
     for x, y in ((7, 7), (8, 8), (7, 8)):
         ui.click_point(page, x, y)
-    lines = page.locator("#an-lines-list li")
     expect(lines).to_have_count(3, timeout=UPDATE_TIMEOUT_MS)
     first_depth = depth_shown(page)
     page.wait_for_function(

@@ -104,6 +104,45 @@ def test_a_new_position_replaces_the_old(board_app: Any) -> None:
     sock.disconnect(namespace=NAMESPACE)
 
 
+def test_an_empty_board_is_the_opening_and_starts_no_search(
+    board_app: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    runs = board_app.extensions["analysis_runs"]
+    jobs: list[Any] = []
+    submit = runs.runner.submit
+
+    def counted(job: Any, progress: Any) -> Any:
+        jobs.append(job)
+        return submit(job, progress)
+
+    monkeypatch.setattr(runs.runner, "submit", counted)
+    sock = connect(board_app)
+    ack = sock.emit("analyse", {"size": 15, "rule": "freestyle", "moves": [], "lines": 3},
+                    namespace=NAMESPACE, callback=True)  # fmt: skip
+    assert ack == {"ok": True, "position": 1}
+    events = wait_for(sock, lambda seen: bool(updates(seen)))
+    [update] = updates(events)
+    assert update["status"] == "opening" and update["turn"] == "black"
+    assert update["nodes"] == 0 and update["depth"] == 0
+    assert [line["name"] for line in update["lines"]] == ["h8"]
+    assert runs.running() == 0
+    # Asking to go on does not start a search of the empty board either.
+    sock.emit("analysis_continue", {}, namespace=NAMESPACE)
+    time.sleep(0.5)
+    assert updates(sock.get_received(NAMESPACE)) == []
+    assert runs.running() == 0 and jobs == []
+    # A 9x9 board's centre is e5; the first stone then starts the search.
+    sock.emit("analyse", {"size": 9, "rule": "freestyle", "moves": [], "lines": 1},
+              namespace=NAMESPACE)  # fmt: skip
+    events = wait_for(sock, lambda seen: bool(updates(seen)))
+    assert [line["name"] for line in updates(events)[0]["lines"]] == ["e5"]
+    sock.emit("analyse", {"size": 9, "rule": "freestyle", "moves": [[4, 4]], "lines": 1},
+              namespace=NAMESPACE)  # fmt: skip
+    wait_for(sock, lambda seen: any(u["status"] == "running" for u in updates(seen)))
+    assert [job.moves for job in jobs[:1]] == [[(4, 4)]]
+    sock.disconnect(namespace=NAMESPACE)
+
+
 def test_forced_win_is_labelled(board_app: Any) -> None:
     # Black has three in a row with both ends open and it is black's move: a forced win.
     moves = [[5, 7], [0, 0], [6, 7], [0, 2], [7, 7], [0, 4]]

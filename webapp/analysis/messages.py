@@ -6,10 +6,11 @@ Client -> server
     ``analysis_continue {}``: go on after a pause; ``analysis_stop {}``.
 
 Server -> client
-    ``analysis {position, status: "running"|"paused"|"done", turn, depth, nodes, nps,
-    elapsed_ms, lines: [{move, name, score, black_winrate, depth, pv, pv_names, mate,
-    winner}]}``: ``position`` counts the positions this socket sent (the page drops
-    updates of an older one); ``score`` is the side to move's, ``black_winrate`` on the
+    ``analysis {position, status: "running"|"paused"|"done"|"opening", turn, depth,
+    nodes, nps, elapsed_ms, lines: [{move, name, score, black_winrate, depth, pv,
+    pv_names, mate, winner}]}``: ``position`` counts the positions this socket sent (the
+    page drops updates of an older one); an empty board gets one ``opening`` update (the
+    centre) and no search; ``score`` is the side to move's, ``black_winrate`` on the
     scale of ``game.winrate``; ``mate`` is the distance in plies of a forced win (or loss)
     and ``winner`` its side. ``error {code, message, params}``: ``bad_moves``,
     ``game_over``, ``analysis_limit`` (too many boards analysing for one client),

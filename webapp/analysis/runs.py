@@ -97,14 +97,17 @@ class AnalysisRuns:
             self._runs[sid] = run
         if old is not None:
             self._cancel(old)
-        self._slice(run)
+        if board.is_empty():
+            self._opening(run)
+        else:
+            self._slice(run)
         return position
 
     def resume(self, sid: str) -> None:
         """Go on analysing a paused position."""
         with self._lock:
             run = self._runs.get(sid)
-            if run is None or run.status == "running":
+            if run is None or run.status != "paused":
                 return
             run.status = "running"
             run.searched_s = 0.0
@@ -208,6 +211,17 @@ class AnalysisRuns:
         self._send(run, info, status)
         if status == "running":
             self._slice(run)
+
+    def _opening(self, run: _Run) -> None:
+        """An empty board has nothing to search: the first stone goes in the centre. It is
+        sent as one ``opening`` update and no search runs."""
+        centre = [run.board.size // 2, run.board.size // 2]
+        with self._lock:
+            if self._runs.get(run.sid) is not run:
+                return
+            run.status = "opening"
+        info = {"depth": 0, "score": 0, "move": centre, "pv": [centre], "nodes": 0, "nps": 0}
+        self._send(run, info, "opening")
 
     def _fail(self, run: _Run, error: GameActionError) -> None:
         with self._lock:
