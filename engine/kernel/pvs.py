@@ -213,39 +213,47 @@ def pvs(
                 return MATE - ply - win
         return evaluate(st, tb)
 
-    # Step 5. Pruning before the moves, when the opponent has no threat that two moves in
-    # a row would turn into a win (no four, no open three, no four-three or double three to
-    # make). Reverse futility: a shallow node whose static score stands a margin per ply
-    # above beta fails high at once. Null move: when we stand above beta, passing is
-    # searched shallower; if even that holds beta, a real move almost surely would too: in
+    # Step 5. Pruning before the moves, off the principal variation. Reverse futility: a
+    # shallow node whose static score stands a margin per ply above beta fails high at
+    # once, unless the opponent has an open three to answer or a four-three to make (a
+    # win faster than the static score can see). Null move: when the opponent has no
+    # threat that two moves in a row would turn into a win (no four, open three,
+    # four-three or double three to make) and we stand above beta, passing is searched
+    # shallower; if even that holds beta, a real move almost surely would too: in
     # freestyle a stone never hurts its owner, and in the other rules (overlines, renju's
     # forbidden points) it rarely does.
     defending = st.class_count[op, C_FLEX4] > 0
     pv_node = beta - alpha > 1
     # Only non-PV nodes below the root that answer no open three use the static score.
     static = evaluate(st, tb) if not pv_node and ply > 0 and not defending else 0
+    prunable = not pv_node and ply > 0 and beta < MATE_BOUND
+    if (
+        prunable
+        and depth <= RFP_DEPTH
+        and not defending
+        and st.class_count[op, C_BLOCK4_FLEX3] == 0
+        and static - RFP_MARGIN * depth >= beta
+    ):
+        return static
     quiet_opponent = (
         not defending
         and st.class_count[op, C_BLOCK4_FLEX3] == 0
         and st.class_count[op, C_FLEX3_2X] == 0
         and st.class_count[op, C_BLOCK4] == 0
     )
-    if not pv_node and ply > 0 and quiet_opponent and beta < MATE_BOUND:
-        if depth <= RFP_DEPTH and static - RFP_MARGIN * depth >= beta:
-            return static
-        if depth >= 3 and st.info[I_NULL_PLY] != ply and static >= beta:
-            saved_null_ply = st.info[I_NULL_PLY]
-            st.info[I_NULL_PLY] = ply + 1
-            st.info[I_PLY] += 1
-            _prefetch_child(st, tt, color)
-            reduction = NULL_REDUCTION + depth // NULL_DEPTH_DIVISOR
-            null_score = -pvs(st, tb, tt, hs, depth - 1 - reduction, -beta, -beta + 1, ply + 1)
-            st.info[I_PLY] -= 1
-            st.info[I_NULL_PLY] = saved_null_ply
-            if st.info[I_STOPPED] != 0:
-                return 0
-            if null_score >= beta:
-                return beta if null_score >= MATE_BOUND else null_score
+    if prunable and quiet_opponent and depth >= 3 and st.info[I_NULL_PLY] != ply and static >= beta:
+        saved_null_ply = st.info[I_NULL_PLY]
+        st.info[I_NULL_PLY] = ply + 1
+        st.info[I_PLY] += 1
+        _prefetch_child(st, tt, color)
+        reduction = NULL_REDUCTION + depth // NULL_DEPTH_DIVISOR
+        null_score = -pvs(st, tb, tt, hs, depth - 1 - reduction, -beta, -beta + 1, ply + 1)
+        st.info[I_PLY] -= 1
+        st.info[I_NULL_PLY] = saved_null_ply
+        if st.info[I_STOPPED] != 0:
+            return 0
+        if null_score >= beta:
+            return beta if null_score >= MATE_BOUND else null_score
 
     # Step 6. Generate and order the moves; without a table move a deep node is searched
     # one ply shallower (its subtree is unknown, the search there is mostly for ordering).
