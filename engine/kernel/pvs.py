@@ -68,7 +68,7 @@ FUTILITY_MARGIN = np.array([0, 60, 140, 240], dtype=np.int64)
 # Reverse futility: at depth d <= RFP_DEPTH (non-PV, no threat against us) a static score
 # RFP_MARGIN * d above beta is taken as a fail high without a search.
 RFP_DEPTH = 4
-RFP_MARGIN = 80
+RFP_MARGIN = 60
 # ProbCut: from PROBCUT_DEPTH, the first PROBCUT_MOVES moves that are threats or the
 # table move are searched PROBCUT_REDUCTION plies shallower against beta + PROBCUT_MARGIN.
 PROBCUT_DEPTH = 6
