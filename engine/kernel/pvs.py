@@ -75,6 +75,10 @@ PROBCUT_DEPTH = 6
 PROBCUT_MOVES = 3
 PROBCUT_REDUCTION = 3
 PROBCUT_MARGIN = 100
+# Fail-high reduction: off the principal variation, where the static score stands
+# FHR_MARGIN a ply above beta (and no threat of the opponent's could overturn it), every
+# move but our fours is searched a ply shallower: the node will most likely fail high.
+FHR_MARGIN = 40
 # Null move: searched this much shallower (plus depth / NULL_DEPTH_DIVISOR).
 NULL_REDUCTION = 2
 NULL_DEPTH_DIVISOR = 5
@@ -296,6 +300,13 @@ def pvs(
 
     # Step 7. Principal variation search over the moves, quiet late moves reduced or,
     # near the leaves, pruned.
+    likely_high = (
+        prunable
+        and depth >= 2
+        and not defending
+        and st.class_count[op, C_BLOCK4_FLEX3] == 0
+        and static - FHR_MARGIN * depth >= beta
+    )
     futile = False
     if not pv_node and not defending and depth < FUTILITY_MARGIN.shape[0] and ply > 0:
         futile = static + FUTILITY_MARGIN[depth] <= alpha
@@ -321,8 +332,9 @@ def pvs(
                 continue
         place(st, tb, move, color)
         _prefetch_child(st, tt, color)
+        child = depth - 1 - 1 if likely_high and mine < C_BLOCK4 else depth - 1
         if n == 0:
-            score = -pvs(st, tb, tt, hs, depth - 1, -beta, -alpha, ply + 1)
+            score = -pvs(st, tb, tt, hs, child, -beta, -alpha, ply + 1)
         else:
             reduction = 0
             if depth >= 3 and not forcing:
@@ -333,11 +345,13 @@ def pvs(
                     reduction = 0
                 if reduction > depth - 2:
                     reduction = depth - 2
-            score = -pvs(st, tb, tt, hs, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1)
+                if reduction > child - 1:
+                    reduction = max(child - 1, 0)
+            score = -pvs(st, tb, tt, hs, child - reduction, -alpha - 1, -alpha, ply + 1)
             if score > alpha and reduction > 0:
-                score = -pvs(st, tb, tt, hs, depth - 1, -alpha - 1, -alpha, ply + 1)
+                score = -pvs(st, tb, tt, hs, child, -alpha - 1, -alpha, ply + 1)
             if alpha < score < beta:
-                score = -pvs(st, tb, tt, hs, depth - 1, -beta, -alpha, ply + 1)
+                score = -pvs(st, tb, tt, hs, child, -beta, -alpha, ply + 1)
         remove(st, tb)
         if st.info[I_STOPPED] != 0:
             break
