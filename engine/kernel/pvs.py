@@ -332,7 +332,7 @@ def pvs(
                 continue
         place(st, tb, move, color)
         _prefetch_child(st, tt, color)
-        child = depth - 1 - 1 if likely_high and mine < C_BLOCK4 else depth - 1
+        child = depth - 2 if likely_high and mine < C_BLOCK4 else depth - 1
         if n == 0:
             score = -pvs(st, tb, tt, hs, child, -beta, -alpha, ply + 1)
         else:
@@ -343,10 +343,8 @@ def pvs(
                     reduction -= 1
                 if reduction < 0:
                     reduction = 0
-                if reduction > depth - 2:
-                    reduction = depth - 2
                 if reduction > child - 1:
-                    reduction = max(child - 1, 0)
+                    reduction = child - 1
             score = -pvs(st, tb, tt, hs, child - reduction, -alpha - 1, -alpha, ply + 1)
             if score > alpha and reduction > 0:
                 score = -pvs(st, tb, tt, hs, child, -alpha - 1, -alpha, ply + 1)
