@@ -5,7 +5,8 @@ A revision is exported with ``git archive`` into a cache folder outside the repo
 (``$GOMOKU_REVISION_CACHE``, else ``~/.cache/gomoku/revisions/<commit>``), run by the
 current interpreter with that folder first on the import path, and warmed once by a short
 protocol session so numba compiles its core there before any timed move. The export is
-kept and reused while the commit is the same. ``engine.tools.match`` turns ``rev:``
+kept and reused while the commit is the same; the warm-up is done again on another
+processor, whose compiled code numba keeps apart. ``engine.tools.match`` turns ``rev:``
 engine arguments into commands with ``revision_command``."""
 
 from __future__ import annotations
@@ -101,10 +102,26 @@ def export_revision(commit: str, root: Path | None = None, cache: Path | None = 
     return folder
 
 
+def host_signature() -> str:
+    """The machine numba compiles for: its cached code is only good on the same target
+    and processor (another processor, a moved disk image, and it compiles again)."""
+    import llvmlite.binding as llvm
+
+    return " ".join(
+        (
+            llvm.get_process_triple(),
+            llvm.get_host_cpu_name(),
+            llvm.get_host_cpu_features().flatten(),
+        )
+    )
+
+
 def warm(folder: Path) -> None:
-    """Play one move with the exported brain so its compiled code is cached on disk."""
+    """Play one move with the exported brain so its compiled code is cached on disk, once
+    per machine: the mark names the machine it was warmed on."""
     mark = folder / _READY_MARK
-    if mark.exists():
+    machine = host_signature()
+    if mark.is_file() and mark.read_text().strip() == machine:
         return
     try:
         with BrainProcess(brain_command(folder), name=folder.name[:10]) as brain:
@@ -113,7 +130,7 @@ def warm(folder: Path) -> None:
             brain.board([(7, 7), (8, 8), (8, 7)], WARM_MOVE_TIMEOUT_S)
     except BrainError as error:
         raise RevisionError(f"the brain of {folder.name} does not run: {error}") from error
-    mark.write_text("ok\n")
+    mark.write_text(machine + "\n")
 
 
 def revision_command(spec: str, root: Path | None = None, cache: Path | None = None) -> list[str]:

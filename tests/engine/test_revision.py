@@ -9,7 +9,12 @@ from pathlib import Path
 import pytest
 
 from engine.protocol.gomocup import BrainProcess
-from engine.tools.revision import RevisionError, resolve_commit, revision_command
+from engine.tools.revision import (
+    RevisionError,
+    host_signature,
+    resolve_commit,
+    revision_command,
+)
 
 SEED000 = Path(__file__).resolve().parents[1] / "opponents" / "seed000_brain.py"
 
@@ -56,6 +61,25 @@ def test_a_revision_is_exported_warmed_and_played(repository: Path, tmp_path: Pa
         assert (x, y) not in [(7, 7), (8, 8), (8, 7)]
     # A second request reuses the export.
     assert revision_command("rev:HEAD~1", root=repository, cache=cache) == command
+    assert (folder / ".gomoku-warm").read_text().strip() == host_signature()
+
+
+def test_a_revision_warmed_on_another_machine_is_warmed_again(
+    repository: Path, tmp_path: Path
+) -> None:
+    cache = tmp_path / "cache"
+    revision_command("rev:HEAD~1", root=repository, cache=cache)
+    mark = cache / resolve_commit("HEAD~1", repository) / ".gomoku-warm"
+    mark.write_text("x86_64-unknown-linux-gnu another-cpu +sse2\n")
+    revision_command("rev:HEAD~1", root=repository, cache=cache)
+    assert mark.read_text().strip() == host_signature()
+    # An export whose brain no longer runs here is refused, not taken as warm.
+    mark.write_text("x86_64-unknown-linux-gnu another-cpu +sse2\n")
+    (cache / resolve_commit("HEAD~1", repository) / "webapp" / "cli.py").write_text(
+        "raise SystemExit(3)\n"
+    )
+    with pytest.raises(RevisionError, match="does not run"):
+        revision_command("rev:HEAD~1", root=repository, cache=cache)
 
 
 def test_bad_revisions_are_refused(repository: Path, tmp_path: Path) -> None:
