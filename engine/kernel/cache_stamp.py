@@ -66,6 +66,26 @@ def refresh(cache: Path, digest: str) -> int:
     return dropped
 
 
+def prepare_write_folder(source: Path) -> None:
+    """Create the folder numba will write ``source``'s compiled code to, if it is missing,
+    so that it gets stamped before the first compilation. Otherwise the first process
+    would leave unstamped code there, and the next one would take it for code of unknown
+    sources and compile everything again (it happens whenever Python writes no bytecode,
+    which would have made the folder). Numba's choice: ``NUMBA_CACHE_DIR`` when set, else
+    the ``__pycache__`` next to the sources when it can be written, else the user's cache
+    directory."""
+    in_tree, *others = cache_folders(source)
+    configured = bool(os.environ.get("NUMBA_CACHE_DIR"))
+    candidates = [others[0]] if configured else [in_tree, others[-1]]
+    for candidate in candidates:
+        try:
+            candidate.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            continue
+        if os.access(candidate, os.W_OK):
+            return
+
+
 def refresh_kernel_cache(folder: Path | None = None) -> int:
     """Drop stale compiled code of the kernel (``folder``, by default this package) from
     every cache folder; returns how many files were dropped."""
@@ -74,4 +94,5 @@ def refresh_kernel_cache(folder: Path | None = None) -> int:
         digest = sources_digest(source)
     except OSError:
         return 0
+    prepare_write_folder(source)
     return sum(refresh(cache, digest) for cache in cache_folders(source))

@@ -49,6 +49,24 @@ def test_cache_is_dropped_only_when_a_source_changes(
     assert not any(path.exists() for path in files)
 
 
+def test_the_folder_numba_writes_to_is_stamped_before_it_compiles(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))
+    kernel = tmp_path / "kernel"
+    kernel.mkdir()
+    (kernel / "mod.py").write_text("X = 1\n")
+    assert refresh_kernel_cache(kernel) == 0
+    assert (kernel / "__pycache__" / STAMP_NAME).is_file()
+    # The fallback folders are not made when numba would not write there.
+    assert not (tmp_path / "user-cache").exists()
+    # With NUMBA_CACHE_DIR set, numba writes there, and that folder is the one made.
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "numba-cache"))
+    assert refresh_kernel_cache(kernel) == 0
+    assert (cache_folders(kernel)[1] / STAMP_NAME).is_file()
+
+
 def test_numba_cache_dir_and_user_cache_are_covered(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -120,3 +138,42 @@ def test_compiled_code_follows_a_constant_changed_in_another_module(tmp_path: Pa
         # ``user.py`` is untouched, so numba alone would load the code compiled with K = 1.
         assert run() == str(k)
     assert any(path.suffix == ".nbi" for path in (package / "__pycache__").iterdir())
+
+
+def test_code_compiled_by_a_first_run_without_bytecode_is_kept(tmp_path: Path) -> None:
+    """Without bytecode files nothing makes ``__pycache__`` before numba does; the code
+    the first run compiles must still be the code the second run loads."""
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text(INIT.format(path=str(Path(cache_stamp.__file__))))
+    (package / "user.py").write_text(USER)
+    (package / "consts.py").write_text(CONSTS.format(7))
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(tmp_path),
+        "XDG_CACHE_HOME": str(tmp_path / "user-cache"),
+        "PYTHONDONTWRITEBYTECODE": "1",
+    }
+    env.pop("NUMBA_CACHE_DIR", None)
+    env.pop("NUMBA_DISABLE_JIT", None)
+
+    def run() -> dict[str, int]:
+        done = subprocess.run(
+            [sys.executable, "-c", "from pkg.user import value; print(value())"],
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=tmp_path,
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.strip() == "7"
+        return {
+            path.name: path.stat().st_mtime_ns
+            for path in (package / "__pycache__").iterdir()
+            if path.suffix == ".nbc"
+        }
+
+    first = run()
+    assert first
+    assert run() == first
