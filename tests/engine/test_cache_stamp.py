@@ -108,66 +108,54 @@ INIT = (
 )
 
 
-def test_compiled_code_follows_a_constant_changed_in_another_module(tmp_path: Path) -> None:
+def _package(tmp_path: Path) -> Path:
+    """The package ``pkg`` under ``tmp_path``: the stamping ``__init__`` and ``user``."""
     package = tmp_path / "pkg"
     package.mkdir()
     (package / "__init__.py").write_text(INIT.format(path=str(Path(cache_stamp.__file__))))
     (package / "user.py").write_text(USER)
+    return package
+
+
+def _value(tmp_path: Path, **env_extra: str) -> str:
+    """``pkg.user.value()`` printed by a fresh interpreter."""
     env = {
         **os.environ,
         "PYTHONPATH": str(tmp_path),
         "XDG_CACHE_HOME": str(tmp_path / "user-cache"),
+        **env_extra,
     }
     env.pop("NUMBA_CACHE_DIR", None)
     env.pop("NUMBA_DISABLE_JIT", None)
+    done = subprocess.run(
+        [sys.executable, "-c", "from pkg.user import value; print(value())"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
 
-    def run() -> str:
-        done = subprocess.run(
-            [sys.executable, "-c", "from pkg.user import value; print(value())"],
-            capture_output=True,
-            text=True,
-            env=env,
-            cwd=tmp_path,
-            timeout=120,
-        )
-        assert done.returncode == 0, done.stderr
-        return done.stdout.strip()
 
+def test_compiled_code_follows_a_constant_changed_in_another_module(tmp_path: Path) -> None:
+    package = _package(tmp_path)
     for k in (1, 2):
         (package / "consts.py").write_text(CONSTS.format(k))
         # ``user.py`` is untouched, so numba alone would load the code compiled with K = 1.
-        assert run() == str(k)
+        assert _value(tmp_path) == str(k)
     assert any(path.suffix == ".nbi" for path in (package / "__pycache__").iterdir())
 
 
 def test_code_compiled_by_a_first_run_without_bytecode_is_kept(tmp_path: Path) -> None:
     """Without bytecode files nothing makes ``__pycache__`` before numba does; the code
     the first run compiles must still be the code the second run loads."""
-    package = tmp_path / "pkg"
-    package.mkdir()
-    (package / "__init__.py").write_text(INIT.format(path=str(Path(cache_stamp.__file__))))
-    (package / "user.py").write_text(USER)
+    package = _package(tmp_path)
     (package / "consts.py").write_text(CONSTS.format(7))
-    env = {
-        **os.environ,
-        "PYTHONPATH": str(tmp_path),
-        "XDG_CACHE_HOME": str(tmp_path / "user-cache"),
-        "PYTHONDONTWRITEBYTECODE": "1",
-    }
-    env.pop("NUMBA_CACHE_DIR", None)
-    env.pop("NUMBA_DISABLE_JIT", None)
 
     def run() -> dict[str, int]:
-        done = subprocess.run(
-            [sys.executable, "-c", "from pkg.user import value; print(value())"],
-            capture_output=True,
-            text=True,
-            env=env,
-            cwd=tmp_path,
-            timeout=120,
-        )
-        assert done.returncode == 0, done.stderr
-        assert done.stdout.strip() == "7"
+        assert _value(tmp_path, PYTHONDONTWRITEBYTECODE="1") == "7"
         return {
             path.name: path.stat().st_mtime_ns
             for path in (package / "__pycache__").iterdir()

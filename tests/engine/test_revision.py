@@ -69,15 +69,14 @@ def test_a_revision_warmed_on_another_machine_is_warmed_again(
 ) -> None:
     cache = tmp_path / "cache"
     revision_command("rev:HEAD~1", root=repository, cache=cache)
-    mark = cache / resolve_commit("HEAD~1", repository) / ".gomoku-warm"
+    folder = cache / resolve_commit("HEAD~1", repository)
+    mark = folder / ".gomoku-warm"
     mark.write_text("x86_64-unknown-linux-gnu another-cpu +sse2\n")
     revision_command("rev:HEAD~1", root=repository, cache=cache)
     assert mark.read_text().strip() == host_signature()
     # An export whose brain no longer runs here is refused, not taken as warm.
     mark.write_text("x86_64-unknown-linux-gnu another-cpu +sse2\n")
-    (cache / resolve_commit("HEAD~1", repository) / "webapp" / "cli.py").write_text(
-        "raise SystemExit(3)\n"
-    )
+    (folder / "webapp" / "cli.py").write_text("raise SystemExit(3)\n")
     with pytest.raises(RevisionError, match="does not run"):
         revision_command("rev:HEAD~1", root=repository, cache=cache)
 
