@@ -17,6 +17,8 @@ from engine.tools.revision import (
 )
 
 SEED000 = Path(__file__).resolve().parents[1] / "opponents" / "seed000_brain.py"
+# A warm mark left by a machine with another processor.
+FOREIGN_MARK = "x86_64-unknown-linux-gnu another-cpu +sse2\n"
 
 
 def _git(root: Path, *args: str) -> str:
@@ -71,11 +73,11 @@ def test_a_revision_warmed_on_another_machine_is_warmed_again(
     revision_command("rev:HEAD~1", root=repository, cache=cache)
     folder = cache / resolve_commit("HEAD~1", repository)
     mark = folder / ".gomoku-warm"
-    mark.write_text("x86_64-unknown-linux-gnu another-cpu +sse2\n")
+    mark.write_text(FOREIGN_MARK)
     revision_command("rev:HEAD~1", root=repository, cache=cache)
     assert mark.read_text().strip() == host_signature()
     # An export whose brain no longer runs here is refused, not taken as warm.
-    mark.write_text("x86_64-unknown-linux-gnu another-cpu +sse2\n")
+    mark.write_text(FOREIGN_MARK)
     (folder / "webapp" / "cli.py").write_text("raise SystemExit(3)\n")
     with pytest.raises(RevisionError, match="does not run"):
         revision_command("rev:HEAD~1", root=repository, cache=cache)
