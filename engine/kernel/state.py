@@ -3,8 +3,8 @@ combined threat classes, scores, hash and move stack, all numpy arrays updated
 incrementally by ``place`` and ``remove``.
 
 Only the four lines through a move change, so a move updates the window keys of the ten
-cells around it in each direction and looks their shapes up in the tables from
-``patterns``. Each empty cell then has, per side, a ``class`` (five, open four, four with
+cells around it in each direction (eight where overlines win: ``tables.window_reach``) and
+looks their shapes up in the tables from ``patterns``. Each empty cell then has, per side, a ``class`` (five, open four, four with
 an open three, four, double three, open three, none) and a ``value`` used for ordering and
 evaluation. The searches in the other ``engine.kernel`` modules read and change this
 state; ``engine.search.searcher`` is their plain-Python face. Every function here runs compiled
@@ -24,6 +24,7 @@ from engine.kernel.tables import (
     packed_class,
     packed_value,
     packed_weight,
+    window_reach,
 )
 
 WALL = 3
@@ -299,10 +300,11 @@ def place(st: State, tb: Tables, i: int, color: int) -> None:
     st.stack[at_ply] = i
     st.info[I_PLY] = ply + 1
     st.info[I_HASH] ^= tb.zobrist[_at(color), at_i]
+    reach = window_reach(tb)
     for d in range(4):
         step = st.dirs[d]
         for sign in (-1, 1):
-            for k in range(1, HALF + 1):
+            for k in range(1, reach + 1):
                 j = i + sign * k * step
                 at_j = _at(j)
                 offset = -sign * k  # where i sits as seen from j
@@ -332,10 +334,11 @@ def remove(st: State, tb: Tables) -> int:
     st.info[I_HASH] ^= tb.zobrist[_at(color), at_i]
     st.cells[at_i] = 0
     st.near[at_i] += NEAR_OCCUPIED
+    reach = window_reach(tb)
     for d in range(4):
         step = st.dirs[d]
         for sign in (-1, 1):
-            for k in range(1, HALF + 1):
+            for k in range(1, reach + 1):
                 j = i + sign * k * step
                 at_j = _at(j)
                 offset = -sign * k
@@ -377,13 +380,14 @@ def init_walls(st: State, tb: Tables) -> None:
         if st.cells[i] == 1 or st.cells[i] == 2:
             bounds = _grow_bounds(bounds, st.column[i], st.row[i])
     st.info[I_BOUNDS] = bounds
+    reach = window_reach(tb)
     for i in range(n):
         if st.cells[i] != 0:
             continue
         for d in range(4):
             step = st.dirs[d]
             key = np.int64(0)
-            for offset in range(-HALF, HALF + 1):
+            for offset in range(-reach, reach + 1):
                 if offset == 0:
                     continue
                 j = i + offset * step

@@ -33,7 +33,10 @@ from engine.kernel.patterns import (
     HALF,
     NUM_PATTERNS,
     OL,
+    SHORT_HALF,
+    SHORT_TABLE_SIZE,
     build_table,
+    short_table,
     swap_colours,
 )
 from engine.kernel.weights import EvalWeights, default_weights, expand
@@ -139,7 +142,8 @@ COMBO_VALUE, COMBO_CLASS, COMBO_PLAYOUT_VALUE = _combo_tables()
 class Tables(NamedTuple):
     """Read-only lookup tables for one rule."""
 
-    shapes: np.ndarray  # uint8[4**10]: by window key, black's shape | white's shape << 4
+    shapes: np.ndarray  # uint8[4**10], or uint8[4**8] where overlines win for both sides
+    # (``patterns.short_table``): by window key, black's shape | white's shape << 4
     combo_value: np.ndarray  # int32[11**4]
     combo_class: np.ndarray  # int8[11**4]
     playout_value: np.ndarray  # int32[11**4]: MCTS playout weight
@@ -196,6 +200,13 @@ def packed_class(word: int) -> int:
     return word >> PACK_CLASS_SHIFT
 
 
+@njit(cache=True, inline="always")
+def window_reach(tb: Tables) -> int:
+    """Cells each side of a point whose stones its shapes depend on: four with the short
+    table of a rule where overlines win for both sides, else five."""
+    return SHORT_HALF if tb.shapes.shape[0] == SHORT_TABLE_SIZE else HALF
+
+
 _TABLE_CACHE: dict[str, Tables] = {}
 _EVAL_CACHE: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
 
@@ -233,6 +244,8 @@ def rule_tables(rule_name: str, size: int) -> Tables:
     black_exact = rule_name in ("standard", "renju")
     white_exact = rule_name == "standard"
     shapes = build_table(black_exact) | (swap_colours(build_table(white_exact)) << 4)
+    if not black_exact and not white_exact:
+        shapes = short_table(shapes)
     stride = size + 2 * PAD
     rng = np.random.default_rng(20261122 + size)
     zobrist = rng.integers(-(2**62), 2**62, size=(3, stride * stride), dtype=np.int64)
