@@ -6,7 +6,7 @@ import numpy as np
 from numba import njit
 
 from engine.kernel.forbidden import forbidden_at
-from engine.kernel.state import I_RENJU, I_STRIDE, PAD, State, candidate_box
+from engine.kernel.state import I_RENJU, I_STRIDE, PAD, State, at, candidate_box
 from engine.kernel.tables import C_FIVE, C_FLEX4
 
 
@@ -18,7 +18,7 @@ def first_cell_of_class(st: State, side: int, klass: int) -> int:
         base = (y + PAD) * stride + PAD
         for x in range(x0, x1 + 1):
             i = base + x
-            if st.cells[i] == 0 and st.klass[side, i] == klass:
+            if st.cells[at(i)] == 0 and st.klass[side, at(i)] == klass:
                 return i
     return -1
 
@@ -36,7 +36,7 @@ def five_cells(st: State, side: int, out: np.ndarray) -> int:
         base = (y + PAD) * stride + PAD
         for x in range(x0, x1 + 1):
             i = base + x
-            if st.cells[i] == 0 and st.klass[side, i] == C_FIVE:
+            if st.cells[at(i)] == 0 and st.klass[side, at(i)] == C_FIVE:
                 out[count] = i
                 count += 1
                 if count == wanted:
@@ -57,8 +57,8 @@ def winning_flex4_cell(st: State, side: int) -> int:
         for x in range(x0, x1 + 1):
             i = base + x
             if (
-                st.cells[i] == 0
-                and st.klass[side, i] == C_FLEX4
+                st.cells[at(i)] == 0
+                and st.klass[side, at(i)] == C_FLEX4
                 and not (renju_black and forbidden_at(st, i))
             ):
                 return i

@@ -13,6 +13,7 @@ from engine.kernel.state import (
     I_STRIDE,
     PAD,
     State,
+    at,
     candidate_box,
     side_to_move,
 )
@@ -50,33 +51,34 @@ def generate(st: State, hs: Heuristics, ply: int, tt_move: int, keep: int) -> in
         base = (y + PAD) * stride + PAD
         for x in range(x0, x1 + 1):
             i = base + x
-            if st.near[i] <= 0:  # occupied, or no stone near
+            at_i = at(i)
+            if st.near[at_i] <= 0:  # occupied, or no stone near
                 continue
-            mine = st.klass[me, i]
-            theirs = st.klass[op, i]
+            mine = st.klass[me, at_i]
+            theirs = st.klass[op, at_i]
             if defending and mine < C_BLOCK4 and theirs < C_BLOCK4:
                 continue
-            score = st.value[me, i] + st.value[op, i] + (st.value[me, i] >> 2)
-            score += hs.history[me, i] >> 6
+            score = st.value[me, at_i] + st.value[op, at_i] + (st.value[me, at_i] >> 2)
+            score += hs.history[me, at_i] >> 6
             if i == tt_move:
                 score = 1 << 28
             elif i == hs.killers[ply, 0]:
                 score += 1 << 20
             elif i == hs.killers[ply, 1]:
                 score += 1 << 19
-            if count == keep and scores[count - 1] >= score:
+            if count == keep and scores[at(count - 1)] >= score:
                 continue
             # Only moves that make the list pay for the renju test.
             if renju_black and forbidden_at(st, i):
                 continue
             # Insertion into the sorted list, dropping the last when it is full.
             k = count if count < keep else keep - 1
-            while k > 0 and scores[k - 1] < score:
-                moves[k] = moves[k - 1]
-                scores[k] = scores[k - 1]
+            while k > 0 and scores[at(k - 1)] < score:
+                moves[at(k)] = moves[at(k - 1)]
+                scores[at(k)] = scores[at(k - 1)]
                 k -= 1
-            moves[k] = i
-            scores[k] = score
+            moves[at(k)] = i
+            scores[at(k)] = score
             if count < keep:
                 count += 1
     return count

@@ -227,7 +227,7 @@ def _refresh_cell(st: State, tb: Tables, j: int) -> None:
 
 
 @njit(cache=True, inline="always")
-def _at(index: int) -> np.uint64:
+def at(index: int) -> np.uint64:
     """``index`` as an unsigned index: compiled code then skips the test for a negative
     index counting from the end, which every signed index pays. Only for indexing."""
     return np.uint64(index)
@@ -241,30 +241,30 @@ def _reshape(st: State, tb: Tables, d: int, j: int, key: int, top: int) -> int:
     Only that direction's shape can change; the combination index moves by the change
     times the direction's weight, and one packed word per combination
     (``Tables.combo_pack``) gives the new weights, value and class."""
-    packed = int(tb.shapes[_at(key)])
+    packed = int(tb.shapes[at(key)])
     weight = COMBO_WEIGHT[d]
-    at_j = _at(j)
+    at_j = at(j)
     for side in range(2):
         new_shape = (packed >> (4 * side)) & 15
         old_shape = int(st.shape[side, d, at_j])
         if new_shape == old_shape:
             continue
-        st.undo[_at(top)] = j | (side << 16) | (d << 17) | (old_shape << 20)
+        st.undo[at(top)] = j | (side << 16) | (d << 17) | (old_shape << 20)
         top += 1
         st.shape[side, d, at_j] = new_shape
         old_index = int(st.combo[side, at_j])
         index = old_index + (new_shape - old_shape) * weight
         st.combo[side, at_j] = index
-        new_word = tb.combo_pack[_at(index)]
-        old_word = tb.combo_pack[_at(old_index)]
+        new_word = tb.combo_pack[at(index)]
+        old_word = tb.combo_pack[at(old_index)]
         st.value[side, at_j] = packed_value(new_word)
         st.eval_sum[side, 0] += packed_weight(new_word, 0) - packed_weight(old_word, 0)
         st.eval_sum[side, 1] += packed_weight(new_word, 1) - packed_weight(old_word, 1)
         new_class = packed_class(new_word)
         old_class = st.klass[side, at_j]
         if new_class != old_class:
-            st.class_count[side, _at(old_class)] -= 1
-            st.class_count[side, _at(new_class)] += 1
+            st.class_count[side, at(old_class)] -= 1
+            st.class_count[side, at(new_class)] += 1
             st.klass[side, at_j] = new_class
     return top
 
@@ -279,8 +279,8 @@ def place(st: State, tb: Tables, i: int, color: int) -> None:
     ``remove``."""
     ply = st.info[I_PLY]
     top = st.info[I_UNDO]
-    at_ply = _at(ply)
-    at_i = _at(i)
+    at_ply = at(ply)
+    at_i = at(i)
     st.frames[at_ply] = top
     st.saved_bounds[at_ply] = st.info[I_BOUNDS]
     st.info[I_BOUNDS] = _grow_bounds(st.info[I_BOUNDS], st.column[at_i], st.row[at_i])
@@ -291,22 +291,22 @@ def place(st: State, tb: Tables, i: int, color: int) -> None:
         st.saved_eval[at_ply, side, 1] = st.eval_sum[side, 1]
     # The cell leaves the pool of empty cells: drop its contributions.
     for side in range(2):
-        combo = _at(st.combo[side, at_i])
+        combo = at(st.combo[side, at_i])
         st.eval_sum[side, 0] -= tb.eval_cells[combo, 0]
         st.eval_sum[side, 1] -= tb.eval_cells[combo, 1]
-        st.class_count[side, _at(st.klass[side, at_i])] -= 1
+        st.class_count[side, at(st.klass[side, at_i])] -= 1
     st.cells[at_i] = color
     st.near[at_i] -= NEAR_OCCUPIED
     st.stack[at_ply] = i
     st.info[I_PLY] = ply + 1
-    st.info[I_HASH] ^= tb.zobrist[_at(color), at_i]
+    st.info[I_HASH] ^= tb.zobrist[at(color), at_i]
     reach = window_reach(tb)
     for d in range(4):
         step = st.dirs[d]
         for sign in (-1, 1):
             for k in range(1, reach + 1):
                 j = i + sign * k * step
-                at_j = _at(j)
+                at_j = at(j)
                 offset = -sign * k  # where i sits as seen from j
                 key = st.keys[d, at_j] | (color << (2 * key_slot(offset)))
                 st.keys[d, at_j] = key
@@ -326,12 +326,12 @@ def remove(st: State, tb: Tables) -> int:
     keys, and the shapes, combinations, values, classes and sums ``place`` changed are
     put back from the undo log (the stone's own cell kept its while it was occupied)."""
     ply = st.info[I_PLY] - 1
-    at_ply = _at(ply)
+    at_ply = at(ply)
     i = int(st.stack[at_ply])
-    at_i = _at(i)
+    at_i = at(i)
     st.info[I_PLY] = ply
     color = st.cells[at_i]
-    st.info[I_HASH] ^= tb.zobrist[_at(color), at_i]
+    st.info[I_HASH] ^= tb.zobrist[at(color), at_i]
     st.cells[at_i] = 0
     st.near[at_i] += NEAR_OCCUPIED
     reach = window_reach(tb)
@@ -340,7 +340,7 @@ def remove(st: State, tb: Tables) -> int:
         for sign in (-1, 1):
             for k in range(1, reach + 1):
                 j = i + sign * k * step
-                at_j = _at(j)
+                at_j = at(j)
                 offset = -sign * k
                 st.keys[d, at_j] &= ~(np.int64(3) << (2 * key_slot(offset)))
                 if k <= 2:
@@ -349,15 +349,15 @@ def remove(st: State, tb: Tables) -> int:
                     break
     start = st.frames[at_ply]
     for n in range(st.info[I_UNDO] - 1, start - 1, -1):
-        entry = int(st.undo[_at(n)])
-        j = _at(entry & 0xFFFF)
+        entry = int(st.undo[at(n)])
+        j = at(entry & 0xFFFF)
         side = (entry >> 16) & 1
         d = (entry >> 17) & 3
         old_shape = (entry >> 20) & 15
         index = int(st.combo[side, j]) + (old_shape - int(st.shape[side, d, j])) * COMBO_WEIGHT[d]
         st.shape[side, d, j] = old_shape
         st.combo[side, j] = index
-        word = tb.combo_pack[_at(index)]
+        word = tb.combo_pack[at(index)]
         st.value[side, j] = packed_value(word)
         st.klass[side, j] = packed_class(word)
     st.info[I_UNDO] = start

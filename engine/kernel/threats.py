@@ -24,6 +24,7 @@ from engine.kernel.state import (
     PAD,
     WALL,
     State,
+    at,
     candidate_box,
     place,
     remove,
@@ -58,10 +59,10 @@ def _five_point_after_four(st: State, tb: Tables, side: int, i: int) -> int:
         for sign in (-1, 1):
             for k in range(1, 5):
                 j = i + sign * k * step
-                c = st.cells[j]
+                c = st.cells[at(j)]
                 if c == WALL:
                     break
-                if c == 0 and st.shape[side, d, j] == F5:
+                if c == 0 and st.shape[side, d, at(j)] == F5:
                     return j
     return -1
 
@@ -105,7 +106,7 @@ def vcf(st: State, tb: Tables, hs: Heuristics, ply: int, budget: int) -> int:
     # A position where no win by at most ``budget`` fours exists has none with fewer:
     # the table keeps the largest failed budget with the position's key.
     key = (st.info[I_HASH] ^ (np.int64(color) << 60)) & ~np.int64(VCF_BUDGET_MASK)
-    slot = key & (hs.vcf_fail.shape[0] - 1)
+    slot = at(key & (hs.vcf_fail.shape[0] - 1))
     entry = hs.vcf_fail[slot]
     if (entry & ~np.int64(VCF_BUDGET_MASK)) == key and (entry & VCF_BUDGET_MASK) >= budget:
         return 0
@@ -125,16 +126,16 @@ def vcf(st: State, tb: Tables, hs: Heuristics, ply: int, budget: int) -> int:
         base = (y + PAD) * stride + PAD
         for x in range(x0, x1 + 1):
             i = base + x
-            if st.cells[i] != 0:
+            if st.cells[at(i)] != 0:
                 continue
-            klass = st.klass[me, i]
+            klass = st.klass[me, at(i)]
             if klass == C_BLOCK4_FLEX3:
-                fours[count] = fours[strong]
-                fours[strong] = i
+                fours[at(count)] = fours[at(strong)]
+                fours[at(strong)] = i
                 strong += 1
                 count += 1
             elif klass == C_BLOCK4:
-                fours[count] = i
+                fours[at(count)] = i
                 count += 1
             else:
                 continue
