@@ -4,11 +4,12 @@ incrementally by ``place`` and ``remove``.
 
 Only the four lines through a move change, so a move updates the window keys of the ten
 cells around it in each direction (eight where overlines win: ``tables.window_reach``) and
-looks their shapes up in the tables from ``patterns``. Each empty cell then has, per side, a ``class`` (five, open four, four with
-an open three, four, double three, open three, none) and a ``value`` used for ordering and
-evaluation. The searches in the other ``engine.kernel`` modules read and change this
-state; ``engine.search.searcher`` is their plain-Python face. Every function here runs compiled
-under numba, or as plain Python with ``NUMBA_DISABLE_JIT=1``."""
+looks their shapes up in the tables from ``patterns``. Each empty cell then has, per side,
+a ``class`` (five, open four, four with an open three, four, double three, open three,
+none) and a ``value`` used for ordering and evaluation. The searches in the other
+``engine.kernel`` modules read and change this state; ``engine.search.searcher`` is their
+plain-Python face. Every function here runs compiled under numba, or as plain Python with
+``NUMBA_DISABLE_JIT=1``."""
 
 from __future__ import annotations
 

@@ -19,10 +19,12 @@ from engine.kernel.patterns import (
     NUM_PATTERNS,
     OPPONENT,
     OWN,
+    SHORT_TABLE_SIZE,
     TABLE_SIZE,
     WALL,
     classify,
     key_slot,
+    short_table,
 )
 from engine.kernel.tables import (
     C_BLOCK4,
@@ -81,13 +83,32 @@ def _reference(exact: bool, mirrored: bool) -> tuple[np.ndarray, np.ndarray]:
 @pytest.mark.parametrize("rule", ["freestyle", "standard", "renju"])
 def test_every_window_key_of_the_shape_table_matches_classify(rule: str) -> None:
     packed = rule_tables(rule, 15).shapes
-    assert packed.shape == (TABLE_SIZE,)
     black, valid = _reference(Rule(rule).exact_five(True), False)
     white, _ = _reference(Rule(rule).exact_five(False), True)
     # Each side: five cells of empty/own/opponent up to a wall: 3**5 + 3**4 + ... + 1.
     assert valid.sum() == sum(3**k for k in range(HALF + 1)) ** 2
-    assert np.array_equal((packed & 15)[valid], black[valid])
-    assert np.array_equal((packed >> 4)[valid], white[valid])
+    keys = np.arange(TABLE_SIZE)
+    if rule == "freestyle":
+        # Where overlines win, the table is indexed by the eight inner cells alone: every
+        # full window must have the shapes of its inner part.
+        assert packed.shape == (SHORT_TABLE_SIZE,)
+        keys = keys & (SHORT_TABLE_SIZE - 1)
+    else:
+        assert packed.shape == (TABLE_SIZE,)
+    assert np.array_equal((packed[keys] & 15)[valid], black[valid])
+    assert np.array_equal((packed[keys] >> 4)[valid], white[valid])
+
+
+def test_the_inner_key_drops_the_two_outer_cells() -> None:
+    # The inner cells take the low sixteen bits, the cells five away the top four.
+    inner = [key_slot(offset) for offset in (-4, -3, -2, -1, 1, 2, 3, 4)]
+    assert sorted(inner) == list(range(8))
+    assert sorted([key_slot(-5), key_slot(5)]) == [8, 9]
+    # A wall four cells away stands for a wall beyond it too.
+    table = np.arange(TABLE_SIZE, dtype=np.int64)
+    wall_left = WALL << (2 * key_slot(-4))
+    assert short_table(table)[wall_left] == wall_left | (WALL << (2 * key_slot(-5)))
+    assert short_table(table)[OWN << (2 * key_slot(3))] == OWN << (2 * key_slot(3))
 
 
 def _class_by_definition(shapes: list[int]) -> int:
@@ -130,8 +151,8 @@ def test_the_rules_share_the_two_definitions_of_five() -> None:
     renju = rule_tables("renju", 15).shapes
     # Renju: black needs exactly five (as in standard), white does not (as in freestyle).
     assert np.array_equal(renju & 15, standard & 15)
-    assert np.array_equal(renju >> 4, free >> 4)
-    assert not np.array_equal(free & 15, standard & 15)
+    assert np.array_equal(short_table(renju >> 4), free >> 4)
+    assert not np.array_equal(free & 15, short_table(standard & 15))
 
 
 def _unpack(words: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
