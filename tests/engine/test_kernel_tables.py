@@ -105,10 +105,10 @@ def test_the_inner_key_drops_the_two_outer_cells() -> None:
     assert sorted(inner) == list(range(8))
     assert sorted([key_slot(-5), key_slot(5)]) == [8, 9]
     # A wall four cells away stands for a wall beyond it too.
-    table = np.arange(TABLE_SIZE, dtype=np.int64)
+    short = short_table(np.arange(TABLE_SIZE, dtype=np.int64))
     wall_left = WALL << (2 * key_slot(-4))
-    assert short_table(table)[wall_left] == wall_left | (WALL << (2 * key_slot(-5)))
-    assert short_table(table)[OWN << (2 * key_slot(3))] == OWN << (2 * key_slot(3))
+    assert short[wall_left] == wall_left | (WALL << (2 * key_slot(-5)))
+    assert short[OWN << (2 * key_slot(3))] == OWN << (2 * key_slot(3))
 
 
 def _class_by_definition(shapes: list[int]) -> int:
