@@ -146,7 +146,8 @@ class Searcher:
         state.info[I_ROOT_COLOR] = int(board.turn)
         state.info[I_DEFENCE] = round(self.defence * 100)
         state.info[I_NOISE] = self.noise
-        state.info[I_SEED] = self.seed * 2654435761 + 97
+        # Any whole number seeds the noise: the mix is kept within 63 bits.
+        state.info[I_SEED] = (self.seed * 2654435761 + 97) & 0x7FFF_FFFF_FFFF_FFFF
         return state, tables
 
     def _other_lines_memory(self, state: State) -> Memory:

@@ -248,6 +248,20 @@ def test_renju_black_never_plays_forbidden_moves_in_self_play() -> None:
     assert outcome is None or outcome.reason != "forbidden"
 
 
+def test_any_whole_number_seeds_the_noise() -> None:
+    # Training games seed their searchers with numbers in the billions; the mix must not
+    # overflow the kernel's 64-bit scalars, and the same seed plays the same move.
+    board = Board.from_moves([(7, 7), (8, 8)])
+    moves = {
+        Searcher(seed=seed, noise=40).search(board, Limit(nodes=2000)).move
+        for seed in (41_000_123, 41_000_123, 2**70)
+    }
+    assert moves <= set(board.legal_moves())
+    first = Searcher(seed=41_000_123, noise=40).search(board, Limit(nodes=2000)).move
+    again = Searcher(seed=41_000_123, noise=40).search(board, Limit(nodes=2000)).move
+    assert first == again
+
+
 def test_game_over_board_cannot_be_searched() -> None:
     board = Board.from_moves(
         [(0, 0), (0, 1), (1, 0), (1, 1), (2, 0), (2, 1), (3, 0), (3, 1), (4, 0)]
