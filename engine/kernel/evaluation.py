@@ -1,6 +1,6 @@
 """The static evaluation: the side to move's score from the sums of per-cell weights that
 the state keeps up to date (one table for the side to move's cells, one for the side that
-waits: ``weights``, fitted by ``engine.tools.tune``), plus side-to-move threat terms read
+waits, the same in the shipped weights: ``weights``), plus side-to-move threat terms read
 from the class counts, with the opponent's part weighed by the defence factor."""
 
 from __future__ import annotations

@@ -17,6 +17,7 @@ from engine.kernel.forbidden import forbidden_at
 from engine.kernel.heuristics import Heuristics
 from engine.kernel.movepick import BRANCH_LIMIT, PV_BRANCH_LIMIT, ROOT_BRANCH_LIMIT, generate
 from engine.kernel.prefetch import prefetch_row
+from engine.kernel.quiescence import quiescence
 from engine.kernel.scores import INF, MATE, MATE_BOUND
 from engine.kernel.signatures import HEURISTICS_T, I64, STATE_T, TABLES_T, TT_T
 from engine.kernel.state import (
@@ -206,7 +207,8 @@ def pvs(
             if tt_flag == TT_UPPER and tt_score <= alpha:
                 return tt_score
 
-    # Step 4. Leaves: a threat search, then the static evaluation.
+    # Step 4. Leaves: a threat search, then the quiescence of fours over the static
+    # evaluation.
     if depth <= 0:
         # A win by fours at a leaf starts with a four that also makes a three; without
         # one the threat search is skipped (plain fours alone rarely win in a few moves,
@@ -215,7 +217,7 @@ def pvs(
             win = capped_vcf(st, tb, hs, ply, LEAF_VCF_DEPTH, LEAF_VCF_NODES)
             if win > 0:
                 return MATE - ply - win
-        return evaluate(st, tb)
+        return quiescence(st, tb, hs, alpha, beta, ply, 0)
 
     # Step 5. Pruning before the moves, off the principal variation. Reverse futility: a
     # shallow node whose static score stands a margin per ply above beta fails high at

@@ -52,7 +52,7 @@ VCF_BUDGET_MASK = 63  # low bits of a VCF failure entry: the budget that failed
 
 
 @njit(cache=True)
-def _five_point_after_four(st: State, tb: Tables, side: int, i: int) -> int:
+def five_point_after_four(st: State, tb: Tables, side: int, i: int) -> int:
     """The point completing the four just made at ``i``."""
     for d in range(4):
         step = st.dirs[d]
@@ -148,7 +148,7 @@ def vcf(st: State, tb: Tables, hs: Heuristics, ply: int, budget: int) -> int:
         if renju and color == 1 and forbidden_at(st, i):
             continue
         place(st, tb, i, color)
-        block = _five_point_after_four(st, tb, me, i)
+        block = five_point_after_four(st, tb, me, i)
         if block < 0:
             remove(st, tb)
             continue

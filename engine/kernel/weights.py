@@ -4,12 +4,15 @@ terms on top.
 
 A combination's value does not depend on which direction holds which shape, so the
 weights are kept per *canonical* combination (the four shapes sorted, 1001 of them) and
-expanded to the kernel's 11**4 combination indexes when loaded. The fitted weights ship
-as ``engine/data/eval_weights.npz`` (written by ``engine.tools.tune``); ``hand_weights``
-are the hand-set values the evaluation used before, derived from the ordering values that
-``tables`` passes in, and kept as the reference the fit starts from. ``engine.kernel.evaluation``
-reads the expanded tables through ``Tables``; ``engine.kernel.state`` keeps their sums up
-to date on every move."""
+expanded to the kernel's 11**4 combination indexes when loaded. The shipped weights,
+``engine/data/eval_weights.npz``, are one table for both sides folded from the cell values
+of Rapfi's classical model (released under CC0; ``engine.tools.fold_weights``), with the
+side to move's edge as a tempo term: an evaluation of attack material that leaves threats
+to the search and its leaves' quiescence. ``engine.tools.tune`` fits weights of either
+form to training games; ``hand_weights`` are the hand-set values the evaluation used
+first, derived from the ordering values that ``tables`` passes in, and kept as the
+reference a fit starts from. ``engine.kernel.evaluation`` reads the expanded tables
+through ``Tables``; ``engine.kernel.state`` keeps their sums up to date on every move."""
 
 from __future__ import annotations
 

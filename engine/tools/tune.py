@@ -21,6 +21,10 @@ file with::
         --openings ../shared/openings/gomocup2026_freestyle15_offset.txt
     python -m engine.tools.tune games-a.npz games-b.npz --out engine/data/eval_weights.npz
 
+With ``--symmetric`` one table serves both sides (the side to move's edge goes to the
+tempo term), the form of an evaluation that leaves threats to a search; ``--quiet`` keeps
+only the positions where the side to move has no four to make.
+
 ``engine.tools.tune_label`` searches a games file's positions again with a larger budget;
 its positions left unsearched carry a score beyond ``MATE_BOUND`` and drop out here with
 the forced wins.
@@ -35,9 +39,11 @@ from pathlib import Path
 
 import numpy as np
 
+from engine.kernel.patterns import B4, F4
 from engine.kernel.scores import MATE_BOUND
 from engine.kernel.tables import COMBO_VALUE
 from engine.kernel.weights import (
+    CANONICAL_SHAPES,
     NUM_CANONICAL,
     WEIGHT_UNIT,
     EvalWeights,
@@ -49,6 +55,8 @@ from engine.tools.tune_data import load_games
 from engine.tools.tune_features import Samples, extract
 
 HOLDOUT_EVERY = 10  # one game in this many is held out
+# Canonical combinations with a four to make (a closed or open four on some line).
+FOUR_COMBOS = np.array([bool({B4, F4} & set(quad.tolist())) for quad in CANONICAL_SHAPES])
 
 
 @dataclass
@@ -128,11 +136,15 @@ def fit(
     steps: int = 2000,
     rate: float = 1.0,
     reg: float = 1e-6,
+    symmetric: bool = False,
 ) -> Model:
     """Adam on the cross-entropy of ``sigmoid(eval / scale)`` against the blended
     targets, with ``reg`` times the squared distance (in points) to ``prior``."""
     target = targets(samples, scale, mix)
     n = samples.size
+    if symmetric:
+        mean = (prior.me + prior.op) / 2
+        prior = Model(mean.copy(), mean.copy(), prior.threats.copy())
     start = prior.vector()
     vector = start.copy()
     first = np.zeros_like(vector)
@@ -148,6 +160,8 @@ def fit(
             samples.op_combo, error[samples.op_pos] * samples.op_count, minlength=NUM_CANONICAL
         )
         grad_threats = samples.threats.T @ error
+        if symmetric:
+            grad_me = grad_op = grad_me + grad_op
         grad = np.concatenate([grad_me, grad_op, grad_threats]) + 2 * reg * (vector - start)
         first = beta1 * first + (1 - beta1) * grad
         second = beta2 * second + (1 - beta2) * grad * grad
@@ -167,6 +181,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rate", type=float, default=1.0, help="Adam step, in points")
     parser.add_argument("--reg", type=float, default=1e-6)
     parser.add_argument(
+        "--symmetric",
+        action="store_true",
+        help="one cell table for both sides (the side to move's edge in the tempo term)",
+    )
+    parser.add_argument(
+        "--quiet",
+        action="store_true",
+        help="only positions where the side to move has no four to make",
+    )
+    parser.add_argument(
         "--prior",
         choices=("hand", "shipped"),
         default="hand",
@@ -179,6 +203,9 @@ def main(argv: list[str] | None = None) -> int:
     games = [game for path in args.games for game in load_games(path)]
     samples = extract(games)
     keep = np.abs(samples.score) < MATE_BOUND
+    if args.quiet:
+        fours = np.isin(samples.me_combo, np.flatnonzero(FOUR_COMBOS))
+        keep &= np.bincount(samples.me_pos[fours], minlength=samples.size) == 0
     samples = samples.subset(keep)
     held = samples.game % HOLDOUT_EVERY == 0
     train, test = samples.subset(~held), samples.subset(held)
@@ -193,7 +220,16 @@ def main(argv: list[str] | None = None) -> int:
     if shipped is not None:
         compared.append(("shipped", Model.from_weights(shipped)))
     prior = dict(compared)[args.prior]
-    model = fit(train, prior, scale, mix=args.mix, steps=args.steps, rate=args.rate, reg=args.reg)
+    model = fit(
+        train,
+        prior,
+        scale,
+        mix=args.mix,
+        steps=args.steps,
+        rate=args.rate,
+        reg=args.reg,
+        symmetric=args.symmetric,
+    )
     for name, candidate in (*compared, ("fitted", model)):
         test_p = sigmoid(predict(test, candidate) / scale)
         print(

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from engine.kernel.evaluation import evaluate
+from engine.kernel.scores import MATE_BOUND
 from engine.kernel.state import (
     I_ROOT_COLOR,
     init_walls,
@@ -146,3 +147,29 @@ def test_training_games_are_repeatable_and_finish() -> None:
     assert len(first.moves) == len(first.scores)
     assert first.result in (-1, 0, 1)
     assert 2 <= first.opening < len(first.moves) <= 40
+
+
+def test_a_symmetric_fit_on_quiet_positions_writes_one_table(
+    games: list[tune_data.GameRecord], tmp_path: Path
+) -> None:
+    samples = extract(games)
+    hand = tune.Model.from_weights(hand_weights(COMBO_VALUE))
+    scale = tune.fit_scale(samples, hand)
+    fitted = tune.fit(samples, hand, scale, steps=60, symmetric=True)
+    assert np.array_equal(fitted.me, fitted.op)
+    assert not np.array_equal(fitted.me, (hand.me + hand.op) / 2)
+
+    # The quiet positions are those where the side to move has no four to make.
+    fours = np.isin(samples.me_combo, np.flatnonzero(tune.FOUR_COMBOS))
+    with_four = set(samples.me_pos[fours].tolist())
+    assert 0 < len(with_four) < samples.size
+    games_path = tmp_path / "games.npz"
+    tune_data.save_games(games_path, games)
+    out = tmp_path / "weights.npz"
+    argv = [str(games_path), "--out", str(out), "--steps", "20", "--symmetric", "--quiet"]
+    assert tune.main(argv) == 0
+    written = load_weights(out)
+    assert np.array_equal(written.cells[0], written.cells[1])
+    quiet = np.abs(samples.score) < MATE_BOUND
+    quiet[list(with_four)] = False
+    assert int(np.load(out)["meta_positions"]) == int(quiet.sum())

@@ -1,0 +1,112 @@
+"""Cell weights folded from a classical Rapfi model file, the evaluation the engine ships.
+
+Rapfi's authors release its weight files under CC0 (github.com/dhbloo/rapfi-networks,
+``classical/model210901.bin``). Such a file is an LZ4 frame holding a double (its points a
+logit), then for each of four rules 2,380 int16 cell values, 2,048 int16 threat values and
+2,380 pairs of int16 move scores. A cell value belongs to a combination of the cell's four
+line shapes, one of the sorted quadruples of the file's 14 shapes; those shapes are ours
+with two finer splits (three kinds of open two, two kinds of open three), so each of our
+1,001 canonical combinations takes the mean of the file's combinations that fall into it,
+converted to our points a logit. One table serves both sides: such an evaluation leaves
+threats to the search (``engine.kernel.quiescence`` and the search above it), and the side
+to move's edge is the tempo term. Rebuild the shipped file with::
+
+    pip install lz4
+    python -m engine.tools.fold_weights model210901.bin --out engine/data/eval_weights.npz
+"""
+
+from __future__ import annotations
+
+import argparse
+import struct
+from itertools import combinations_with_replacement
+from pathlib import Path
+
+import numpy as np
+
+from engine.kernel.patterns import B1, B2, B3, B4, DEAD, F1, F2, F3, F4, F5, NUM_PATTERNS, OL
+from engine.kernel.weights import (
+    CANONICAL_OF,
+    NUM_CANONICAL,
+    T_TEMPO,
+    WEIGHT_UNIT,
+    EvalWeights,
+    save_weights,
+)
+
+MODEL_SHAPES = 14
+MODEL_CODES = 2380  # sorted quadruples of the model's shapes
+MODEL_THREATS = 2048
+MODEL_RULES = 4  # the first is freestyle
+# The model's shapes (dead, overline, closed one, open one, closed two, three open twos,
+# closed three, two open threes, closed four, open four, five) as ours.
+MODEL_TO_OURS = (DEAD, OL, B1, F1, B2, F2, F2, F2, B3, F3, F3, B4, F4, F5)
+OUR_POINTS_PER_LOGIT = 449.43  # the scale K of the fitted evaluation (engine.tools.tune)
+# Our side-to-move threat terms, kept from the fitted evaluation, and the side to move's
+# edge: the mean over the bench positions from the openings of what our two-table
+# evaluation gave the side to move.
+THREAT_TERMS = (1500, -53, 10, -2, -2, 0, 210)
+
+
+def read_model(raw: bytes) -> tuple[float, np.ndarray]:
+    """The decompressed model's points a logit and its freestyle cell values (float64)."""
+    need = 8 + 2 * MODEL_RULES * (2 * MODEL_CODES + MODEL_THREATS + MODEL_CODES)
+    if len(raw) < need:
+        raise ValueError(f"a classical model holds at least {need} bytes, not {len(raw)}")
+    (scale,) = struct.unpack_from("<d", raw, 0)
+    if not 1.0 <= scale <= 10_000.0:
+        raise ValueError(f"implausible model scale {scale}")
+    cells = np.frombuffer(raw, dtype="<i2", count=MODEL_RULES * MODEL_CODES, offset=8)
+    return scale, cells.reshape(MODEL_RULES, MODEL_CODES)[0].astype(np.float64)
+
+
+def fold(values: np.ndarray) -> np.ndarray:
+    """Per-code values (in the model's order) as the mean per canonical combination of
+    ours: float64[NUM_CANONICAL]."""
+    total = np.zeros(NUM_CANONICAL)
+    count = np.zeros(NUM_CANONICAL)
+    codes = combinations_with_replacement(range(MODEL_SHAPES), 4)
+    for code, quad in enumerate(codes):
+        ours = sorted(MODEL_TO_OURS[shape] for shape in quad)
+        index = ((ours[0] * NUM_PATTERNS + ours[1]) * NUM_PATTERNS + ours[2]) * NUM_PATTERNS
+        canonical = CANONICAL_OF[index + ours[3]]
+        total[canonical] += values[code]
+        count[canonical] += 1
+    if (count == 0).any():
+        raise ValueError("some combinations of ours have no model combination")
+    return total / count
+
+
+def folded_weights(raw: bytes) -> EvalWeights:
+    """Our weights from a decompressed classical model."""
+    scale, values = read_model(raw)
+    points = fold(values) * OUR_POINTS_PER_LOGIT / scale
+    row = np.rint(points * WEIGHT_UNIT).astype(np.int64)
+    threats = np.array(THREAT_TERMS, dtype=np.int64)
+    assert threats.shape[0] > T_TEMPO
+    return EvalWeights(np.stack([row, row]), threats)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m engine.tools.fold_weights", description=__doc__
+    )
+    parser.add_argument("model", type=Path, help="a classical Rapfi model file")
+    parser.add_argument("--out", type=Path, required=True)
+    args = parser.parse_args(argv)
+    try:
+        import lz4.frame
+    except ImportError:
+        parser.error("reading a model needs the lz4 package: pip install lz4")
+    try:
+        raw = lz4.frame.decompress(args.model.read_bytes())
+        weights = folded_weights(raw)
+    except (OSError, RuntimeError, ValueError) as error:
+        parser.error(f"{args.model}: {error}")
+    save_weights(args.out, weights, scale=OUR_POINTS_PER_LOGIT, source=args.model.name)
+    print(f"weights folded from {args.model.name} -> {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

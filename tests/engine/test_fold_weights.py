@@ -1,0 +1,91 @@
+"""Folding a classical model's cell values onto our shape combinations: the codes map to
+the right combinations, finer shapes average, malformed models are refused, and the
+shipped weights are one table for both sides with a tempo term."""
+
+from __future__ import annotations
+
+import struct
+from itertools import combinations_with_replacement
+
+import numpy as np
+import pytest
+
+from engine.kernel.patterns import F2, F3, F4, NUM_PATTERNS
+from engine.kernel.weights import (
+    CANONICAL_OF,
+    CANONICAL_SHAPES,
+    T_TEMPO,
+    WEIGHT_UNIT,
+    shipped_weights,
+)
+from engine.tools import fold_weights as fw
+
+
+def canonical(quad: tuple[int, ...]) -> int:
+    a, b, c, d = sorted(quad)
+    return int(CANONICAL_OF[((a * NUM_PATTERNS + b) * NUM_PATTERNS + c) * NUM_PATTERNS + d])
+
+
+def model_bytes(values: np.ndarray, scale: float = 200.0) -> bytes:
+    """A decompressed model with ``values`` as the freestyle cell values."""
+    cells = np.zeros((fw.MODEL_RULES, fw.MODEL_CODES), dtype="<i2")
+    cells[0] = values
+    rest = np.zeros(fw.MODEL_RULES * (fw.MODEL_THREATS + 2 * fw.MODEL_CODES), dtype="<i2")
+    return struct.pack("<d", scale) + cells.tobytes() + rest.tobytes()
+
+
+def test_codes_fold_onto_their_combinations() -> None:
+    codes = list(combinations_with_replacement(range(fw.MODEL_SHAPES), 4))
+    assert len(codes) == fw.MODEL_CODES
+    # A value that depends only on our combination comes back unchanged.
+    ours = [canonical(tuple(fw.MODEL_TO_OURS[s] for s in quad)) for quad in codes]
+    values = np.array([n % 997 - 400 for n in ours], dtype=np.float64)
+    folded = fw.fold(values)
+    assert np.array_equal(folded, np.arange(len(CANONICAL_SHAPES)) % 997 - 400.0)
+
+
+def test_finer_shapes_average() -> None:
+    # The model's three open twos are one of ours: a lone open two is their mean.
+    codes = list(combinations_with_replacement(range(fw.MODEL_SHAPES), 4))
+    values = np.zeros(fw.MODEL_CODES)
+    twos = [codes.index((0, 0, 0, shape)) for shape in (5, 6, 7)]
+    values[twos] = (30.0, 60.0, 120.0)
+    folded = fw.fold(values)
+    assert folded[canonical((0, 0, 0, F2))] == pytest.approx(70.0)
+    # An open three and an open four are one shape each here and there.
+    assert folded[canonical((0, 0, 0, F3))] == 0.0
+
+
+def test_folded_weights_are_one_table_on_our_scale() -> None:
+    codes = list(combinations_with_replacement(range(fw.MODEL_SHAPES), 4))
+    values = np.zeros(fw.MODEL_CODES)
+    values[codes.index((0, 0, 0, 12))] = 100  # a lone open-four point (model shape 12)
+    weights = fw.folded_weights(model_bytes(values, scale=200.0))
+    assert np.array_equal(weights.cells[0], weights.cells[1])
+    expected = round(100 * fw.OUR_POINTS_PER_LOGIT / 200.0 * WEIGHT_UNIT)
+    assert weights.cells[0, canonical((0, 0, 0, F4))] == expected
+    assert weights.threats[T_TEMPO] == fw.THREAT_TERMS[T_TEMPO] > 0
+
+
+def test_malformed_models_are_refused() -> None:
+    with pytest.raises(ValueError, match="at least"):
+        fw.read_model(b"\x00" * 100)
+    with pytest.raises(ValueError, match="scale"):
+        fw.read_model(model_bytes(np.zeros(fw.MODEL_CODES), scale=-3.0))
+
+
+def test_the_tool_needs_a_model_file(tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        fw.main(["/nonexistent/model.bin", "--out", "/nonexistent/out.npz"])
+    assert stopped.value.code == 2
+    error = capsys.readouterr().err
+    assert "model.bin" in error or "lz4" in error
+
+
+def test_the_shipped_weights_are_one_table_with_a_tempo_term() -> None:
+    weights = shipped_weights()
+    assert weights is not None
+    assert np.array_equal(weights.cells[0], weights.cells[1])
+    assert tuple(weights.threats) == fw.THREAT_TERMS
+    # A threat-neutral table: a lone open-four point is worth far less than a win.
+    assert 0 < weights.cells[0, canonical((0, 0, 0, F4))] / WEIGHT_UNIT < 200
