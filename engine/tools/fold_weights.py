@@ -28,7 +28,6 @@ from engine.kernel.patterns import B1, B2, B3, B4, DEAD, F1, F2, F3, F4, F5, NUM
 from engine.kernel.weights import (
     CANONICAL_OF,
     NUM_CANONICAL,
-    T_TEMPO,
     WEIGHT_UNIT,
     EvalWeights,
     save_weights,
@@ -82,9 +81,7 @@ def folded_weights(raw: bytes) -> EvalWeights:
     scale, values = read_model(raw)
     points = fold(values) * OUR_POINTS_PER_LOGIT / scale
     row = np.rint(points * WEIGHT_UNIT).astype(np.int64)
-    threats = np.array(THREAT_TERMS, dtype=np.int64)
-    assert threats.shape[0] > T_TEMPO
-    return EvalWeights(np.stack([row, row]), threats)
+    return EvalWeights(np.stack([row, row]), np.array(THREAT_TERMS, dtype=np.int64))
 
 
 def main(argv: list[str] | None = None) -> int:
