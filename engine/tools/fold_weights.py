@@ -24,7 +24,8 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.kernel.patterns import B1, B2, B3, B4, DEAD, F1, F2, F3, F4, F5, NUM_PATTERNS, OL
+from engine.kernel.patterns import B1, B2, B3, B4, DEAD, F1, F2, F3, F4, F5, OL
+from engine.kernel.tables import combo_index
 from engine.kernel.weights import (
     CANONICAL_OF,
     NUM_CANONICAL,
@@ -67,8 +68,7 @@ def fold(values: np.ndarray) -> np.ndarray:
     codes = combinations_with_replacement(range(MODEL_SHAPES), 4)
     for code, quad in enumerate(codes):
         ours = sorted(MODEL_TO_OURS[shape] for shape in quad)
-        index = ((ours[0] * NUM_PATTERNS + ours[1]) * NUM_PATTERNS + ours[2]) * NUM_PATTERNS
-        canonical = CANONICAL_OF[index + ours[3]]
+        canonical = CANONICAL_OF[combo_index(*ours)]
         total[canonical] += values[code]
         count[canonical] += 1
     if (count == 0).any():
