@@ -12,6 +12,7 @@ from engine.kernel.scores import MATE
 from engine.kernel.signatures import HEURISTICS_T, I64, STATE_T, TABLES_T
 from engine.kernel.state import (
     I_NODES,
+    I_PLY,
     I_RENJU,
     I_STRIDE,
     MAX_PLY,
@@ -26,8 +27,11 @@ from engine.kernel.state import (
 from engine.kernel.tables import C_BLOCK4, C_BLOCK4_FLEX3, C_FIVE, Tables
 from engine.kernel.threats import five_point_after_four
 
-QUIESCENCE_FOURS = 3  # fours in a row at most
-QUIESCENCE_WIDTH = 12  # fours tried at the first one
+QUIESCENCE_FOURS = 4  # fours in a row at most
+QUIESCENCE_WIDTH = 12  # fours tried at one step
+QUIESCENCE_PLAIN = 2  # the first fours of a row may be plain; later ones must make a three
+LOCAL_SQUARE = 2  # a four is tried only within this many steps of the side's last stone
+LOCAL_LINE = 4  # or on one of its lines within this many
 
 
 @njit(I64(STATE_T, TABLES_T, HEURISTICS_T, I64, I64, I64, I64), cache=True)  # type: ignore[call-overload]
@@ -35,7 +39,8 @@ def quiescence(
     st: State, tb: Tables, hs: Heuristics, alpha: int, beta: int, ply: int, fours: int
 ) -> int:
     """The side to move's score at a leaf: stand pat on the static score, or play a four
-    (the opponent's block is forced) and go on; ``fours`` counts those played so far."""
+    (the opponent's block is forced) and go on; ``fours`` counts those played so far.
+    Only fours near the side's own last stone are tried: an attack goes on where it is."""
     st.info[I_NODES] += 1
     color = side_to_move(st)
     me = color - 1
@@ -65,13 +70,24 @@ def quiescence(
     if stand > alpha:
         alpha = stand
     # After the first four, only fours that also make an open three go on.
+    plain = fours < QUIESCENCE_PLAIN
     wanted = st.class_count[me, C_BLOCK4_FLEX3]
-    if fours == 0:
+    if plain:
         wanted += st.class_count[me, C_BLOCK4]
     if wanted > QUIESCENCE_WIDTH:
         wanted = QUIESCENCE_WIDTH
     if wanted == 0:
         return stand
+    # The side's own last stone (two back; a stale entry after a null move is no stone
+    # of ours, and then every four is near enough).
+    lx = -1
+    ly = -1
+    last_ply = st.info[I_PLY] - 2
+    if last_ply >= 0:
+        last = st.stack[last_ply]
+        if st.cells[at(last)] == color:
+            lx = st.column[at(last)]
+            ly = st.row[at(last)]
     moves = hs.moves[ply]
     count = 0
     stride = st.info[I_STRIDE]
@@ -83,7 +99,14 @@ def quiescence(
             if st.cells[at(i)] != 0:
                 continue
             klass = st.klass[me, at(i)]
-            if klass == C_BLOCK4_FLEX3 or (klass == C_BLOCK4 and fours == 0):
+            if klass == C_BLOCK4_FLEX3 or (klass == C_BLOCK4 and plain):
+                if lx >= 0:
+                    dx = abs(st.column[at(i)] - lx)
+                    dy = abs(st.row[at(i)] - ly)
+                    far = dx if dx > dy else dy
+                    on_line = dx == 0 or dy == 0 or dx == dy
+                    if far > LOCAL_SQUARE and not (on_line and far <= LOCAL_LINE):
+                        continue
                 moves[at(count)] = i
                 count += 1
                 if count == wanted:
