@@ -1,7 +1,7 @@
 """The leaves' quiescence of fours: it stands pat on the static score, plays the side to
-move's fours with their forced blocks, answers a four on the board, and leaves the state
-as it found it. A plain recursion without pruning is the reference its alpha-beta must
-match."""
+move's fours near its last stone with their forced blocks, answers a four on the board,
+and leaves the state as it found it. A plain recursion without pruning is the reference
+its alpha-beta must match."""
 
 from __future__ import annotations
 
@@ -12,11 +12,19 @@ import numpy as np
 from engine.kernel.cells import five_cells, winning_flex4_cell
 from engine.kernel.evaluation import evaluate
 from engine.kernel.heuristics import Heuristics, new_heuristics
-from engine.kernel.quiescence import QUIESCENCE_FOURS, QUIESCENCE_WIDTH, quiescence
+from engine.kernel.quiescence import (
+    LOCAL_LINE,
+    LOCAL_SQUARE,
+    QUIESCENCE_FOURS,
+    QUIESCENCE_PLAIN,
+    QUIESCENCE_WIDTH,
+    quiescence,
+)
 from engine.kernel.scores import INF, MATE
 from engine.kernel.state import (
     I_HASH,
     I_NODES,
+    I_PLY,
     I_STRIDE,
     PAD,
     State,
@@ -40,6 +48,19 @@ def setup(stones: list[tuple[int, int, int]]) -> tuple[State, Tables, Heuristics
     for x, y, color in stones:
         place(state, tables, point_index(state, x, y), color)
     return state, tables, new_heuristics(state.cells.shape[0])
+
+
+def near_last(st: State, color: int, i: int) -> bool:
+    """Whether cell ``i`` is near enough to ``color``'s last stone for a four there to be
+    tried (any cell is when that stone is not on the board)."""
+    plies = int(st.info[I_PLY])
+    if plies < 2 or st.cells[st.stack[plies - 2]] != color:
+        return True
+    last = int(st.stack[plies - 2])
+    dx = abs(int(st.column[i]) - int(st.column[last]))
+    dy = abs(int(st.row[i]) - int(st.row[last]))
+    far = max(dx, dy)
+    return far <= LOCAL_SQUARE or (far <= LOCAL_LINE and (dx == 0 or dy == 0 or dx == dy))
 
 
 def reference(st: State, tb: Tables, ply: int, fours: int) -> int:
@@ -68,7 +89,9 @@ def reference(st: State, tb: Tables, ply: int, fours: int) -> int:
         for x in range(x0, x1 + 1):
             i = (y + PAD) * stride + PAD + x
             klass = st.klass[me, i]
-            if st.cells[i] == 0 and (klass == C_BLOCK4_FLEX3 or (klass == C_BLOCK4 and fours == 0)):
+            plain = klass == C_BLOCK4 and fours < QUIESCENCE_PLAIN
+            wanted = klass == C_BLOCK4_FLEX3 or plain
+            if st.cells[i] == 0 and wanted and near_last(st, color, i):
                 tried.append(i)
     for i in tried[:QUIESCENCE_WIDTH]:
         place(st, tb, i, color)
@@ -117,6 +140,26 @@ def test_a_static_score_at_beta_stands() -> None:
     state.info[I_NODES] = 0
     assert quiescence(state, tables, hs, stand - 10, stand, 0, 0) == stand
     assert state.info[I_NODES] == 1
+
+
+def test_only_fours_near_the_last_stone_are_tried() -> None:
+    # Black has a closed three (3,3 .. 5,3, closed by white at 2,3): fours at 6,3 and 7,3.
+    three = [(3, 3, 1), (4, 3, 1), (5, 3, 1)]
+    white = [(2, 3, 2), (9, 1, 2), (1, 9, 2), (13, 1, 2)]
+    far = [(12, 12, 1)]
+    # Black's last stone far from the fours: none is tried.
+    black = three + far
+    state, tables, hs = setup([stone for pair in zip(black, white, strict=True) for stone in pair])
+    assert state.class_count[0, C_BLOCK4] == 2
+    state.info[I_NODES] = 0
+    assert quiescence(state, tables, hs, -INF, INF, 0, 0) == evaluate(state, tables)
+    assert state.info[I_NODES] == 1
+    # The same stones with the three's last stone played last: its fours are tried.
+    black = far + three
+    state, tables, hs = setup([stone for pair in zip(black, white, strict=True) for stone in pair])
+    state.info[I_NODES] = 0
+    quiescence(state, tables, hs, -INF, INF, 0, 0)
+    assert state.info[I_NODES] > 1
 
 
 def test_a_four_on_the_board_is_blocked_first() -> None:
