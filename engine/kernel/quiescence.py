@@ -69,7 +69,7 @@ def quiescence(
     best = stand
     if stand > alpha:
         alpha = stand
-    # After the first four, only fours that also make an open three go on.
+    # After the first QUIESCENCE_PLAIN fours, only fours that also make an open three go on.
     plain = fours < QUIESCENCE_PLAIN
     wanted = st.class_count[me, C_BLOCK4_FLEX3]
     if plain:
@@ -84,7 +84,7 @@ def quiescence(
     ly = -1
     last_ply = st.info[I_PLY] - 2
     if last_ply >= 0:
-        last = st.stack[last_ply]
+        last = st.stack[at(last_ply)]
         if st.cells[at(last)] == color:
             lx = st.column[at(last)]
             ly = st.row[at(last)]
