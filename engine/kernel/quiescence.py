@@ -34,6 +34,16 @@ LOCAL_SQUARE = 2  # a four is tried only within this many steps of the side's la
 LOCAL_LINE = 4  # or on one of its lines within this many
 
 
+@njit(cache=True, inline="always")
+def _near(st: State, i: int, x: int, y: int) -> bool:
+    """Whether cell ``i`` lies within LOCAL_SQUARE steps of the column and row ``x``,
+    ``y``, or within LOCAL_LINE along one of the lines through them."""
+    dx = abs(st.column[at(i)] - x)
+    dy = abs(st.row[at(i)] - y)
+    far = dx if dx > dy else dy
+    return far <= LOCAL_SQUARE or (far <= LOCAL_LINE and (dx == 0 or dy == 0 or dx == dy))
+
+
 @njit(I64(STATE_T, TABLES_T, HEURISTICS_T, I64, I64, I64, I64), cache=True)  # type: ignore[call-overload]
 def quiescence(
     st: State, tb: Tables, hs: Heuristics, alpha: int, beta: int, ply: int, fours: int
@@ -100,13 +110,8 @@ def quiescence(
                 continue
             klass = st.klass[me, at(i)]
             if klass == C_BLOCK4_FLEX3 or (klass == C_BLOCK4 and plain):
-                if lx >= 0:
-                    dx = abs(st.column[at(i)] - lx)
-                    dy = abs(st.row[at(i)] - ly)
-                    far = dx if dx > dy else dy
-                    on_line = dx == 0 or dy == 0 or dx == dy
-                    if far > LOCAL_SQUARE and not (on_line and far <= LOCAL_LINE):
-                        continue
+                if lx >= 0 and not _near(st, i, lx, ly):
+                    continue
                 moves[at(count)] = i
                 count += 1
                 if count == wanted:
