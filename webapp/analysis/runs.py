@@ -208,7 +208,13 @@ class AnalysisRuns:
                 return
             if status != "running":
                 run.status = status
-        self._send(run, info, status)
+        deepest = max([move.depth] + [int(line["depth"]) for line in lines])
+        if status != "done" and deepest < int(run.latest.get("depth", 0)):
+            # The slice ended on a shallower finished depth than one its progress already
+            # showed: the deeper lines stay on screen, only the status and time change.
+            self._resend(run, status)
+        else:
+            self._send(run, info, status)
         if status == "running":
             self._slice(run)
 
@@ -235,6 +241,11 @@ class AnalysisRuns:
             run.ticket.cancel()
 
     # -- updates --------------------------------------------------------------------------
+
+    def _resend(self, run: _Run, status: str) -> None:
+        payload = {**run.latest, "status": status, "elapsed_ms": round(run.searched_s * 1000)}
+        run.latest = payload
+        self.emit("analysis", payload, run.sid)
 
     def _send(self, run: _Run, info: dict[str, Any], status: str) -> None:
         board = run.board
