@@ -1,4 +1,4 @@
-"""A slice whose search ends on a shallower finished depth than its progress showed."""
+"""A slice whose search ends shallower than the depth already shown."""
 
 from __future__ import annotations
 

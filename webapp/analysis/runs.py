@@ -210,8 +210,9 @@ class AnalysisRuns:
                 run.status = status
         deepest = max([move.depth] + [int(line["depth"]) for line in lines])
         if status != "done" and deepest < int(run.latest.get("depth", 0)):
-            # The slice ended on a shallower finished depth than one its progress already
-            # showed: the deeper lines stay on screen, only the status and time change.
+            # The slice ended shallower than the depth already shown (each slice deepens
+            # again from the start and, on a busy machine, may not get back there in its
+            # time): the deeper lines stay on screen, only the status and time change.
             self._resend(run, status)
         else:
             self._send(run, info, status)
