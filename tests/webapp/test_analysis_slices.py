@@ -27,29 +27,29 @@ def _line(depth: int, move: tuple[int, int]) -> dict[str, Any]:
     return {"move": list(move), "score": 40, "depth": depth, "pv": [list(move)]}
 
 
-def test_the_depth_shown_never_falls_back_when_a_slice_ends() -> None:
+def _slice_ends(shown: int, reached: int) -> list[dict[str, Any]]:
+    """The updates sent when progress has shown depth ``shown`` and the slice's search
+    ends at depth ``reached``."""
     sent: list[dict[str, Any]] = []
     runs, run = _runs(sent)
-    runs._progress(run, {"depth": 14, "score": 40, "move": [6, 7], "pv": [[6, 7]],
-                         "nodes": 900, "nps": 1000, "lines": [_line(14, (6, 7))]})  # fmt: skip
+    runs._progress(run, {"depth": shown, "score": 40, "move": [6, 7], "pv": [[6, 7]],
+                         "nodes": 900, "nps": 1000, "lines": [_line(shown, (6, 7))]})  # fmt: skip
     future: Future[AiMove] = Future()
-    future.set_result(AiMove(move=(9, 7), score=30, depth=13, nodes=1000, pv=[(9, 7)],
-                             lines=[_line(13, (9, 7))]))  # fmt: skip
+    future.set_result(AiMove(move=(9, 7), score=30, depth=reached, nodes=1000, pv=[(9, 7)],
+                             lines=[_line(reached, (9, 7))]))  # fmt: skip
     runs._done(run, future, started=0.0)
+    return sent
+
+
+def test_the_depth_shown_never_falls_back_when_a_slice_ends() -> None:
+    sent = _slice_ends(shown=14, reached=13)
     assert [payload["depth"] for payload in sent] == [14, 14]
     assert sent[-1]["status"] == "paused"
     assert sent[-1]["lines"] == sent[0]["lines"]  # the deeper line stays on screen
 
 
 def test_a_deeper_result_replaces_the_progress() -> None:
-    sent: list[dict[str, Any]] = []
-    runs, run = _runs(sent)
-    runs._progress(run, {"depth": 12, "score": 40, "move": [6, 7], "pv": [[6, 7]],
-                         "nodes": 900, "nps": 1000, "lines": [_line(12, (6, 7))]})  # fmt: skip
-    future: Future[AiMove] = Future()
-    future.set_result(AiMove(move=(9, 7), score=30, depth=13, nodes=1000, pv=[(9, 7)],
-                             lines=[_line(13, (9, 7))]))  # fmt: skip
-    runs._done(run, future, started=0.0)
+    sent = _slice_ends(shown=12, reached=13)
     assert [payload["depth"] for payload in sent] == [12, 13]
     assert sent[-1]["status"] == "paused"
     assert sent[-1]["lines"][0]["move"] == [9, 7]
