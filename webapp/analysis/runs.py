@@ -208,8 +208,7 @@ class AnalysisRuns:
                 return
             if status != "running":
                 run.status = status
-        deepest = max([move.depth] + [int(line["depth"]) for line in lines])
-        if status != "done" and deepest < int(run.latest.get("depth", 0)):
+        if status != "done" and _deepest(info) < int(run.latest.get("depth", 0)):
             # The slice ended shallower than the depth already shown (each slice deepens
             # again from the start and, on a busy machine, may not get back there in its
             # time): the deeper lines stay on screen, only the status and time change.
@@ -260,7 +259,7 @@ class AnalysisRuns:
             "status": status,
             "turn": "black" if black_to_move else "white",
             # The deepest line: a forced win from the threat searches is "depth 1".
-            "depth": max([int(info.get("depth", 0))] + [int(line["depth"]) for line in lines]),
+            "depth": _deepest(info),
             "nodes": int(info.get("nodes", 0)),
             "nps": int(info.get("nps", 0)),
             "elapsed_ms": round(run.searched_s * 1000),
@@ -268,6 +267,12 @@ class AnalysisRuns:
         }
         run.latest = payload
         self.emit("analysis", payload, run.sid)
+
+
+def _deepest(info: dict[str, Any]) -> int:
+    """The deepest of a search report's depth and its lines' depths."""
+    lines = info.get("lines") or []
+    return max([int(info.get("depth", 0))] + [int(line["depth"]) for line in lines])
 
 
 def _line(size: int, line: dict[str, Any], black_to_move: bool) -> dict[str, Any]:
