@@ -1,5 +1,5 @@
-"""The ``gomoku`` console script: ``serve``, ``pbrain``, ``bench``, ``match``, ``worker``
-and ``puzzles``.
+"""The ``gomoku`` console script: ``serve``, ``pbrain``, ``bench``, ``match``, ``spsa``,
+``worker`` and ``puzzles``.
 
 Each subcommand imports its module lazily so ``gomoku pbrain`` starts without loading the
 web stack."""
@@ -16,9 +16,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="gomoku", description="Gomoku web app and engine.")
     parser.add_argument(
         "command",
-        choices=["serve", "pbrain", "bench", "match", "worker", "puzzles"],
+        choices=["serve", "pbrain", "bench", "match", "spsa", "worker", "puzzles"],
         help="serve: run the web app; pbrain: Gomocup brain on stdio; bench: engine "
-        "figures; match: play two brains; worker: queue worker for multi-process mode; "
+        "figures; match: play two brains; spsa: tune the search's numbers by self-play; "
+        "worker: queue worker for multi-process mode; "
         "puzzles: mine puzzles (puzzles mine --help)",
     )
     if not args or args[0] in ("-h", "--help"):
@@ -40,6 +41,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         from engine.tools.bench import main as run
     elif command == "match":
         from engine.tools.match import main as run
+    elif command == "spsa":
+        from engine.tools.spsa import main as run
     elif command == "puzzles":
         from webapp.puzzles.command import main as run
     else:

@@ -7,7 +7,6 @@ reduced or pruned."""
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from engine.kernel.borrow import borrowed
@@ -19,6 +18,17 @@ from engine.kernel.movepick import BRANCH_LIMIT, PV_BRANCH_LIMIT, ROOT_BRANCH_LI
 from engine.kernel.prefetch import prefetch_row
 from engine.kernel.quiescence import quiescence
 from engine.kernel.scores import INF, MATE, MATE_BOUND
+from engine.kernel.search_params import (
+    LMR_DEPTHS,
+    LMR_MOVES,
+    P_FHR_MARGIN,
+    P_FUTILITY_1,
+    P_LMP_1,
+    P_NULL_REDUCTION,
+    P_PROBCUT_MARGIN,
+    P_RFP_DEPTH,
+    P_RFP_MARGIN,
+)
 from engine.kernel.signatures import HEURISTICS_T, I64, STATE_T, TABLES_T, TT_T
 from engine.kernel.state import (
     I_NODE_LIMIT,
@@ -46,42 +56,23 @@ from engine.kernel.tables import (
 from engine.kernel.threats import LEAF_VCF_DEPTH, LEAF_VCF_NODES, capped_vcf
 from engine.kernel.tt import TT_EXACT, TT_LOWER, TT_UPPER, Tt, table_key, tt_store
 
-# Late-move reductions: LMR[depth, n] plies for the n-th move (from 0) at ``depth``.
-LMR_DEPTHS = 64
-LMR_MOVES = 64
-LMR_BASE = 0.5
-LMR_DIVISOR = 1.5
-
-
-def _lmr_table() -> np.ndarray:
-    table = np.zeros((LMR_DEPTHS, LMR_MOVES), dtype=np.int64)
-    for depth in range(1, LMR_DEPTHS):
-        for n in range(1, LMR_MOVES):
-            table[depth, n] = int(LMR_BASE + np.log(depth) * np.log(n + 1) / LMR_DIVISOR)
-    return table
-
-
-LMR = _lmr_table()
-# Move-count pruning: at depth d (non-PV) quiet moves after the first LMP_COUNT[d] go.
-LMP_COUNT = np.array([0, 5, 7, 10, 14], dtype=np.int64)
-# Futility: at depth d (non-PV) quiet moves go when the static score + margin <= alpha.
-FUTILITY_MARGIN = np.array([0, 60, 140, 240], dtype=np.int64)
-# Reverse futility: at depth d <= RFP_DEPTH (non-PV, no threat against us) a static score
-# RFP_MARGIN * d above beta is taken as a fail high without a search.
-RFP_DEPTH = 4
-RFP_MARGIN = 60
-# ProbCut: from PROBCUT_DEPTH, the first PROBCUT_MOVES moves that are threats or the
-# table move are searched PROBCUT_REDUCTION plies shallower against beta + PROBCUT_MARGIN.
+# The margins, counts and reductions below are read from ``tb.search`` and ``tb.lmr``
+# (``engine.kernel.search_params``, whose defaults are the shipped search):
+# - move-count pruning: at depth d <= 4 (non-PV) quiet moves after the first LMP_d go;
+# - futility: at depth d <= 3 (non-PV) quiet moves go when the static score + margin_d
+#   <= alpha;
+# - reverse futility: at depth d <= RFP_DEPTH (non-PV, no threat against us) a static
+#   score RFP_MARGIN * d above beta is taken as a fail high without a search;
+# - ProbCut: from PROBCUT_DEPTH, the first PROBCUT_MOVES moves that are threats or the
+#   table move are searched PROBCUT_REDUCTION plies shallower against beta + the margin;
+# - fail-high reduction: off the principal variation, where the static score stands
+#   FHR_MARGIN a ply above beta (and no threat of the opponent's could overturn it),
+#   every move but our fours is searched a ply shallower: the node will most likely fail
+#   high;
+# - null move: searched NULL_REDUCTION plies shallower, plus depth / NULL_DEPTH_DIVISOR.
 PROBCUT_DEPTH = 6
 PROBCUT_MOVES = 3
 PROBCUT_REDUCTION = 3
-PROBCUT_MARGIN = 100
-# Fail-high reduction: off the principal variation, where the static score stands
-# FHR_MARGIN a ply above beta (and no threat of the opponent's could overturn it), every
-# move but our fours is searched a ply shallower: the node will most likely fail high.
-FHR_MARGIN = 40
-# Null move: searched this much shallower (plus depth / NULL_DEPTH_DIVISOR).
-NULL_REDUCTION = 2
 NULL_DEPTH_DIVISOR = 5
 
 
@@ -235,10 +226,10 @@ def pvs(
     prunable = not pv_node and ply > 0 and beta < MATE_BOUND
     if (
         prunable
-        and depth <= RFP_DEPTH
+        and depth <= tb.search[P_RFP_DEPTH]
         and not defending
         and st.class_count[op, C_BLOCK4_FLEX3] == 0
-        and static - RFP_MARGIN * depth >= beta
+        and static - tb.search[P_RFP_MARGIN] * depth >= beta
     ):
         return static
     quiet_opponent = (
@@ -252,7 +243,7 @@ def pvs(
         st.info[I_NULL_PLY] = ply + 1
         st.info[I_PLY] += 1
         _prefetch_child(st, tt, color)
-        reduction = NULL_REDUCTION + depth // NULL_DEPTH_DIVISOR
+        reduction = tb.search[P_NULL_REDUCTION] + depth // NULL_DEPTH_DIVISOR
         null_score = -pvs(st, tb, tt, hs, depth - 1 - reduction, -beta, -beta + 1, ply + 1)
         st.info[I_PLY] -= 1
         st.info[I_NULL_PLY] = saved_null_ply
@@ -272,6 +263,7 @@ def pvs(
     if count == 0:
         return 0 if ply > 0 else evaluate(st, tb)
 
+    probcut_margin = tb.search[P_PROBCUT_MARGIN]
     # Step 6b. ProbCut: at a deep non-PV node, when one of the first moves (the table move
     # or a threat) holds a margin above beta in a much shallower search, the full search
     # would almost surely fail high too.
@@ -280,10 +272,10 @@ def pvs(
         and ply > 0
         and depth >= PROBCUT_DEPTH
         and not defending
-        and abs(beta) < MATE_BOUND - PROBCUT_MARGIN
-        and not (tt_depth >= depth - PROBCUT_REDUCTION and tt_score < beta + PROBCUT_MARGIN)
+        and abs(beta) < MATE_BOUND - probcut_margin
+        and not (tt_depth >= depth - PROBCUT_REDUCTION and tt_score < beta + probcut_margin)
     ):
-        raised = beta + PROBCUT_MARGIN
+        raised = beta + probcut_margin
         for n in range(min(count, PROBCUT_MOVES)):
             move = hs.moves[ply, n]
             if move != tt_move and st.klass[me, move] < C_FLEX3:
@@ -307,11 +299,11 @@ def pvs(
         and depth >= 2
         and not defending
         and st.class_count[op, C_BLOCK4_FLEX3] == 0
-        and static - FHR_MARGIN * depth >= beta
+        and static - tb.search[P_FHR_MARGIN] * depth >= beta
     )
     futile = False
-    if not pv_node and not defending and depth < FUTILITY_MARGIN.shape[0] and ply > 0:
-        futile = static + FUTILITY_MARGIN[depth] <= alpha
+    if not pv_node and not defending and 1 <= depth <= 3 and ply > 0:
+        futile = static + tb.search[P_FUTILITY_1 + depth - 1] <= alpha
     best = -INF
     best_move = hs.moves[ply, 0]
     original_alpha = alpha
@@ -328,7 +320,7 @@ def pvs(
         )
         quiet = mine < C_FLEX3 and theirs < C_BLOCK4 and not defending and move != tt_move
         if n > 0 and quiet and not pv_node and best > -MATE_BOUND and ply > 0:
-            if depth < LMP_COUNT.shape[0] and n >= LMP_COUNT[depth]:
+            if depth <= 4 and n >= tb.search[P_LMP_1 + depth - 1]:
                 continue
             if futile:
                 continue
@@ -340,7 +332,7 @@ def pvs(
         else:
             reduction = 0
             if depth >= 3 and not forcing:
-                reduction = LMR[min(depth, LMR_DEPTHS - 1), min(n, LMR_MOVES - 1)]
+                reduction = tb.lmr[min(depth, LMR_DEPTHS - 1), min(n, LMR_MOVES - 1)]
                 if pv_node or not quiet:
                     reduction -= 1
                 if reduction < 0:

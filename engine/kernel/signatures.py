@@ -25,6 +25,8 @@ def _numba_types() -> tuple[object, object, object, object]:
         np.zeros((1, 2), dtype=np.int32),
         np.zeros(1, dtype=np.int64),
         np.zeros(1, dtype=np.int64),
+        np.zeros(1, dtype=np.int64),
+        np.zeros((1, 1), dtype=np.int64),
     )
     return (
         numba.typeof(state),

@@ -14,6 +14,7 @@ alike."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import NamedTuple
 
 import numpy as np
@@ -38,6 +39,13 @@ from engine.kernel.patterns import (
     build_table,
     short_table,
     swap_colours,
+)
+from engine.kernel.search_params import (
+    P_LMR_BASE,
+    P_LMR_DIVISOR,
+    default_search,
+    lmr_table,
+    search_arrays,
 )
 from engine.kernel.weights import EvalWeights, default_weights, expand
 
@@ -151,6 +159,8 @@ class Tables(NamedTuple):
     eval_cells: np.ndarray  # int32[11**4, 2]: cell weight to move / waiting (weights.py)
     eval_threats: np.ndarray  # int64[NUM_THREAT_TERMS]: side-to-move threat terms
     combo_pack: np.ndarray  # int64[11**4]: ``eval_cells``, value and class (``pack_combos``)
+    search: np.ndarray  # int64[NUM_SEARCH_PARAMS]: margins and counts (``search_params``)
+    lmr: np.ndarray  # int64[LMR_DEPTHS, LMR_MOVES]: late-move reductions in plies
 
 
 # Fields of a ``combo_pack`` word: the two cell weights offset to be non-negative, the
@@ -221,6 +231,17 @@ def with_weights(tables: Tables, weights: EvalWeights) -> Tables:
     )
 
 
+def with_search_params(tables: Tables, values: Mapping[str, int]) -> Tables:
+    """The same tables searching with other margins, counts or threat terms
+    (``search_params``; names not given keep the shipped values)."""
+    search, lmr, threats = search_arrays(values, tables.eval_threats)
+    return tables._replace(search=search, lmr=lmr, eval_threats=threats)
+
+
+_DEFAULT_SEARCH = default_search()
+_DEFAULT_LMR = lmr_table(int(_DEFAULT_SEARCH[P_LMR_BASE]), int(_DEFAULT_SEARCH[P_LMR_DIVISOR]))
+
+
 def _default_eval() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     if not _EVAL_CACHE:
         weights = default_weights(COMBO_VALUE)
@@ -259,6 +280,8 @@ def rule_tables(rule_name: str, size: int) -> Tables:
         eval_cells,
         eval_threats,
         combo_pack,
+        _DEFAULT_SEARCH,
+        _DEFAULT_LMR,
     )
     _TABLE_CACHE[cache_key] = tables
     return tables

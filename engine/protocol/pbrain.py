@@ -16,7 +16,7 @@ import argparse
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Protocol, TextIO
 
 from engine.game.board import Board
@@ -24,6 +24,7 @@ from engine.game.color import Color
 from engine.game.errors import GomokuError
 from engine.game.points import MAX_SIZE, MIN_SIZE, Point
 from engine.game.rules import Rule
+from engine.kernel.search_params import PARAM_NAMES, check_params, parse_params
 from engine.kernel.tables import rule_tables
 from engine.protocol.info import format_info
 from engine.search.heap import settle_heap
@@ -134,6 +135,7 @@ class Brain:
         player: str = DEFAULT_PLAYER,
         threads: int = 1,
         defence: float = DEFAULT_DEFENCE,
+        params: Mapping[str, int] | None = None,
     ) -> None:
         if player not in SEARCHER_FACTORIES:
             raise ValueError(f"unknown player {player!r}: choose one of {', '.join(PLAYERS)}")
@@ -144,6 +146,9 @@ class Brain:
         self.threads = threads
         # The negamax player's defence factor (``Searcher``); the MCTS player has none.
         self.defence = defence
+        # The negamax player's search parameters by name (``kernel.search_params``).
+        check_params(params or {})
+        self.params = dict(params or {})
         self.write = write
         self.player = player
         self.searcher_factory = searcher_factory or SEARCHER_FACTORIES[player]
@@ -175,9 +180,11 @@ class Brain:
             or tt_mb != self._searcher_tt_mb
             or threads != self._searcher_threads
         ):
-            extra: dict[str, int | float] = {"threads": threads} if threads > 1 else {}
+            extra: dict[str, object] = {"threads": threads} if threads > 1 else {}
             if self.player == "negamax" and self.defence != DEFAULT_DEFENCE:
                 extra["defence"] = self.defence
+            if self.player == "negamax" and self.params:
+                extra["params"] = self.params
             self.searcher = self.searcher_factory(tt_mb=tt_mb, on_iteration=self._report, **extra)
             self._searcher_tt_mb = tt_mb
             self._searcher_threads = threads
@@ -487,6 +494,7 @@ def serve(
     player: str = DEFAULT_PLAYER,
     threads: int = 1,
     defence: float = DEFAULT_DEFENCE,
+    params: Mapping[str, int] | None = None,
 ) -> int:
     """Run the protocol loop until END or the end of input."""
 
@@ -494,7 +502,7 @@ def serve(
         stdout.write(line + "\n")
         stdout.flush()
 
-    brain = Brain(write, player=player, threads=threads, defence=defence)
+    brain = Brain(write, player=player, threads=threads, defence=defence, params=params)
     lines = iter(stdin.readline, "")
     for raw in lines:
         received = time.perf_counter()
@@ -549,15 +557,33 @@ def main(argv: list[str] | None = None) -> int:
         help="how much the negamax player weighs the opponent's prospects against its own "
         f"(default: %(default)s; {MIN_DEFENCE} to {MAX_DEFENCE}, above 1 plays safer)",
     )
+    parser.add_argument(
+        "--param",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a search margin, count or threat term of the negamax player, for tuning "
+        f"runs (repeatable; names: {', '.join(PARAM_NAMES)})",
+    )
     try:
         args = parser.parse_args(argv or [])
     except SystemExit as leaving:
         return int(leaving.code or 0)
+    try:
+        params = parse_params(args.param)
+    except ValueError as error:
+        print(f"gomoku pbrain: --param: {error}", file=sys.stderr)
+        return 2
     if not 1 <= args.threads <= MAX_THREADS:
         print(f"gomoku pbrain: --threads must be between 1 and {MAX_THREADS}", file=sys.stderr)
         return 2
     return serve(
-        sys.stdin, sys.stdout, player=args.player, threads=args.threads, defence=args.defence
+        sys.stdin,
+        sys.stdout,
+        player=args.player,
+        threads=args.threads,
+        defence=args.defence,
+        params=params,
     )
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 import numpy as np
 
@@ -23,6 +23,7 @@ from engine.kernel.movepick import generate
 from engine.kernel.pv_walk import extend_root_pv
 from engine.kernel.pvs import search_root
 from engine.kernel.scores import INF, MATE
+from engine.kernel.search_params import check_params
 from engine.kernel.state import (
     I_DEFENCE,
     I_NODE_LIMIT,
@@ -38,7 +39,7 @@ from engine.kernel.state import (
     place,
     point_index,
 )
-from engine.kernel.tables import Tables, rule_tables
+from engine.kernel.tables import Tables, rule_tables, with_search_params
 from engine.kernel.threats import ROOT_VCF_DEPTH, ROOT_VCT_DEPTH, root_vcf, root_vct
 from engine.kernel.tt import Tt, new_tt
 from engine.search.helpers import MAX_THREADS, HelperThreads
@@ -76,7 +77,9 @@ class Searcher:
     above 1 plays safer, below 1 more aggressively). ``noise`` perturbs evaluations for
     the weak levels; ``seed`` makes that perturbation repeatable. With a node limit the
     result and the node count are deterministic. ``multipv`` above 1 searches that many
-    best moves, listed in the result's ``lines`` (``search.multipv``)."""
+    best moves, listed in the result's ``lines`` (``search.multipv``). ``params`` sets
+    search margins, counts or threat terms by name (``kernel.search_params``; for tuning
+    runs), the rest keeping their shipped values."""
 
     def __init__(
         self,
@@ -88,8 +91,11 @@ class Searcher:
         on_iteration: Callable[[IterationInfo], None] | None = None,
         multipv: int = 1,
         threads: int = 1,
+        params: Mapping[str, int] | None = None,
     ) -> None:
         check_defence(defence)
+        self.params = dict(params or {})
+        check_params(self.params)
         if not 1 <= multipv <= MAX_MULTIPV:
             raise ValueError(f"multipv must be between 1 and {MAX_MULTIPV}")
         if not 1 <= threads <= MAX_THREADS:
@@ -107,6 +113,7 @@ class Searcher:
         self._shape: tuple[int, str] | None = None
         self._heuristics: Heuristics | None = None
         self._lines: Memory | None = None
+        self._tuned: tuple[tuple[int, str], Tables] | None = None
 
     def stop(self) -> None:
         """Ask a running search to return as soon as possible with its best move so far."""
@@ -129,6 +136,8 @@ class Searcher:
     def _prepare(self, board: Board) -> tuple[State, Tables]:
         shape = (board.size, board.rule.value)
         tables = rule_tables(board.rule.value, board.size)
+        if self.params:
+            tables = self._tuned_tables(tables, shape)
         state = new_state(board.size, board.rule.value == "renju")
         state.stop[0] = 0
         state = state._replace(stop=self._stop_flag)
@@ -149,6 +158,12 @@ class Searcher:
         # Any whole number seeds the noise: the mix is kept within 63 bits.
         state.info[I_SEED] = (self.seed * 2654435761 + 97) & 0x7FFF_FFFF_FFFF_FFFF
         return state, tables
+
+    def _tuned_tables(self, tables: Tables, shape: tuple[int, str]) -> Tables:
+        """The rule's tables with this searcher's parameters, built once a shape."""
+        if self._tuned is None or self._tuned[0] != shape:
+            self._tuned = (shape, with_search_params(tables, self.params))
+        return self._tuned[1]
 
     def _other_lines_memory(self, state: State) -> Memory:
         """The table and heuristics of a multi-PV search's lines after the first, kept
