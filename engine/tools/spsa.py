@@ -135,9 +135,12 @@ def _worker(
         raised = Player("engine1", _command(dict(zip(names, plus, strict=True))), "raised")
         lowered = Player("engine2", _command(dict(zip(names, minus, strict=True))), "lowered")
         index = (k - 1) % len(openings)
+        # Which brain opens the pair alternates, so starting first (its process warming
+        # up beside the other's) favours neither side of the perturbation.
+        one, two = (raised, lowered) if k % 2 else (lowered, raised)
         try:
-            first = play_game(2 * k - 1, index, openings[index], raised, lowered, settings)
-            second = play_game(2 * k, index, openings[index], lowered, raised, settings)
+            first = play_game(2 * k - 1, index, openings[index], one, two, settings)
+            second = play_game(2 * k, index, openings[index], two, one, settings)
         finally:
             raised.close()
             lowered.close()
