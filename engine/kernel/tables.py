@@ -8,7 +8,9 @@ ordering value and the MCTS playout weight of a cell from its four line shapes (
 ``combo_index``); ``eval_cells`` and ``eval_threats`` are the evaluation's weights
 (``weights``: fitted, shipped as data); ``combo_pack`` holds a combination's two cell
 weights, ordering value and class in one word, so that ``place``/``remove`` read one entry
-per changed shape (``pack_combos``); ``zobrist`` holds the hash keys of one board size.
+per changed shape (``pack_combos``); ``zobrist`` holds the hash keys of one board size;
+``search`` and ``lmr`` are the principal variation search's margins, counts and late-move
+reductions (``search_params``), which ``with_search_params`` sets for tuning runs.
 The combined classes are the vocabulary every compiled search speaks, negamax and MCTS
 alike."""
 

@@ -574,6 +574,9 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as error:
         print(f"gomoku pbrain: --param: {error}", file=sys.stderr)
         return 2
+    if params and args.player != "negamax":
+        print("gomoku pbrain: --param sets the negamax player's numbers only", file=sys.stderr)
+        return 2
     if not 1 <= args.threads <= MAX_THREADS:
         print(f"gomoku pbrain: --threads must be between 1 and {MAX_THREADS}", file=sys.stderr)
         return 2

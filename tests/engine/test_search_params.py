@@ -119,3 +119,6 @@ def test_brain_refuses_bad_params() -> None:
     assert done.stdout == ""
     done = _brain("--param", "nope=1", stdin="START 15\nEND\n")
     assert done.returncode == 2 and "unknown search parameter" in done.stderr
+    done = _brain("--player", "mcts", "--param", "tempo=250", stdin="START 15\nEND\n")
+    assert done.returncode == 2 and "negamax player" in done.stderr
+    assert done.stdout == ""
