@@ -4,15 +4,16 @@ Simultaneous perturbation stochastic approximation, in the form engine testing
 frameworks run it: each iteration perturbs every tuned number at once by plus or minus its
 step (a random sign each), plays one game pair from an opening between the brain with the
 numbers raised and the brain with them lowered, and moves each number towards the side
-that scored better, by the pair's result times its step and a learning rate. The steps
-shrink as ``c_k = c / k**0.101`` and the learning rate as ``r_k = r (A + N)**0.602 / (A +
-k)**0.602`` (``A`` a tenth of the ``N`` planned iterations), so the last iterations move
-each number by about ``r * c**2`` a point of result. The numbers are the ones
-``engine.kernel.search_params`` names; each brain is this project's (``gomoku pbrain
---param NAME=VALUE ...``), so nothing is compiled again between iterations.
+that scored better, by the pair's result times its step and a learning rate. With ``c``
+a number's final step and ``N`` the planned iterations, iteration ``k`` (from 1) perturbs
+by ``c_k = c (N / k)**0.101`` and learns at ``r_k = r ((A + N) / (A + k))**0.602`` (``A``
+a tenth of ``N``), so a point of result moves a number by ``r_k * c_k``: about ``r * c``
+at the end. The numbers are the ones ``engine.kernel.search_params`` names; each brain is
+this project's (``gomoku pbrain --param NAME=VALUE ...``), so nothing is compiled again
+between iterations.
 
-Prints a line per iteration pair-result and the numbers so far, then the final values as
-``--param`` options; ``--json`` prints them as one object."""
+Prints a line per iteration (its pair's result and the values so far), then the final
+values as ``--param`` options; ``--json`` prints them as one object."""
 
 from __future__ import annotations
 
