@@ -72,7 +72,19 @@ THREAT_PARAMS: dict[str, tuple[int, int, int, float]] = {
     "tempo": (T_TEMPO, 0, 600, 20.0),
     "their_three": (T_THEIR_THREE, -400, 200, 15.0),
 }
-PARAM_NAMES: tuple[str, ...] = tuple(p.name for p in SEARCH_PARAMS) + tuple(THREAT_PARAMS)
+# Every tunable number's range and perturbation step, by name.
+PARAM_RANGES: dict[str, tuple[int, int, float]] = {
+    **{p.name: (p.low, p.high, p.step) for p in SEARCH_PARAMS},
+    **{name: (low, high, step) for name, (_, low, high, step) in THREAT_PARAMS.items()},
+}
+PARAM_NAMES: tuple[str, ...] = tuple(PARAM_RANGES)
+
+
+def param_range(name: str) -> tuple[int, int, float]:
+    """A number's range and step; ``ValueError`` for an unknown name."""
+    if name not in PARAM_RANGES:
+        raise ValueError(f"unknown search parameter {name!r} (known: {', '.join(PARAM_NAMES)})")
+    return PARAM_RANGES[name]
 
 
 def lmr_table(base: int, divisor: int) -> np.ndarray:
@@ -94,12 +106,8 @@ def default_search() -> np.ndarray:
 
 def check_params(values: Mapping[str, int]) -> None:
     """Raise ``ValueError`` for an unknown name or a value outside its range."""
-    ranges = {p.name: (p.low, p.high) for p in SEARCH_PARAMS}
-    ranges.update({name: (low, high) for name, (_, low, high, _) in THREAT_PARAMS.items()})
     for name, value in values.items():
-        if name not in ranges:
-            raise ValueError(f"unknown search parameter {name!r} (known: {', '.join(PARAM_NAMES)})")
-        low, high = ranges[name]
+        low, high, _ = param_range(name)
         if not low <= value <= high:
             raise ValueError(f"search parameter {name} must lie within {low}..{high}, not {value}")
 
@@ -139,9 +147,7 @@ def search_arrays(
 
 def shipped_value(name: str, threats: np.ndarray) -> int:
     """A parameter's shipped value; a threat term's is read from ``threats``."""
-    for param in SEARCH_PARAMS:
-        if param.name == name:
-            return param.default
+    param_range(name)
     if name in THREAT_PARAMS:
         return int(threats[THREAT_PARAMS[name][0]])
-    raise ValueError(f"unknown search parameter {name!r}")
+    return next(p.default for p in SEARCH_PARAMS if p.name == name)

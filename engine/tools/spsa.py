@@ -30,7 +30,7 @@ import numpy as np
 
 from engine.game.points import Point
 from engine.game.rules import Rule
-from engine.kernel.search_params import PARAM_NAMES, SEARCH_PARAMS, THREAT_PARAMS, shipped_value
+from engine.kernel.search_params import PARAM_NAMES, param_range, parse_params, shipped_value
 from engine.kernel.tables import rule_tables
 from engine.tools.openings import load_openings
 from engine.tools.referee import MatchSettings, Player, our_brain_command, play_game
@@ -52,17 +52,9 @@ class Tuned:
 
 def tunables(names: list[str]) -> list[Tuned]:
     """The named numbers with their ranges and steps; ``ValueError`` for an unknown one."""
-    known = {p.name: Tuned(p.name, p.low, p.high, p.step) for p in SEARCH_PARAMS}
-    for name, (_, low, high, step) in THREAT_PARAMS.items():
-        known[name] = Tuned(name, low, high, step)
-    chosen = []
-    for name in names:
-        if name not in known:
-            raise ValueError(f"unknown search parameter {name!r} (known: {', '.join(PARAM_NAMES)})")
-        chosen.append(known[name])
     if len(set(names)) != len(names):
         raise ValueError("a parameter is named twice")
-    return chosen
+    return [Tuned(name, *param_range(name)) for name in names]
 
 
 @dataclass
@@ -237,11 +229,14 @@ def main(argv: list[str] | None = None) -> int:
             raise ValueError("--iterations must be at least 1")
         threats = rule_tables(Rule.FREESTYLE.value, 15).eval_threats
         start = {p.name: shipped_value(p.name, threats) for p in params}
-        for item in args.start:
-            name, sep, text = item.partition("=")
-            if not sep or name not in start:
-                raise ValueError(f"--start {item!r}: not NAME=VALUE of a tuned parameter")
-            start[name] = int(text)
+        try:
+            given = parse_params(args.start)
+        except ValueError as error:
+            raise ValueError(f"--start: {error}") from None
+        untuned = set(given) - set(start)
+        if untuned:
+            raise ValueError(f"--start: {', '.join(sorted(untuned))} is not tuned (--tune)")
+        start.update(given)
         openings = load_openings(args.openings) if args.openings else [[]]
     except (OSError, ValueError) as error:
         print(f"gomoku spsa: {error}", file=sys.stderr)
