@@ -194,7 +194,10 @@ class Searcher:
         state.info[I_NODE_LIMIT] = limit.nodes or 0
         timer: threading.Timer | None = None
         if limit.time is not None:
-            timer = threading.Timer(limit.time, self.stop)
+            # Setting up counts against the time: the search returns ``limit.time`` after
+            # it was asked, not after the position was built.
+            remaining = max(0.0, limit.time - (time.perf_counter() - start))
+            timer = threading.Timer(remaining, self.stop)
             timer.daemon = True
             timer.start()
         # Helpers only under a time limit: node- and depth-limited searches stay exactly

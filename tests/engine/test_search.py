@@ -10,6 +10,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -163,6 +164,28 @@ def test_time_limit_is_respected() -> None:
     start = time.perf_counter()
     Searcher().search(board, Limit(time=0.3))
     assert time.perf_counter() - start < 0.3 + 0.15
+
+
+def test_setting_up_counts_against_the_time_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    class SlowToSetUp(Searcher):
+        def _prepare(self, board: Board) -> Any:
+            time.sleep(0.2)
+            return super()._prepare(board)
+
+    intervals: list[float] = []
+
+    class Timer(threading.Timer):
+        def __init__(self, interval: float, function: Any) -> None:
+            intervals.append(interval)
+            super().__init__(interval, function)
+
+    monkeypatch.setattr("engine.search.searcher.threading.Timer", Timer)
+    board = Board.from_moves([(7, 7), (8, 8)])
+    result = SlowToSetUp().search(board, Limit(time=0.5))
+    # The stop is set for what is left of the 0.5 s, not for another 0.5 s after the setup.
+    assert len(intervals) == 1
+    assert 0.0 < intervals[0] <= 0.3 + 0.01
+    assert result.move in board.legal_moves()
 
 
 def test_a_new_iteration_starts_within_the_share_or_with_spend_all_until_the_time() -> None:
