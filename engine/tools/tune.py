@@ -23,7 +23,10 @@ file with::
 
 With ``--symmetric`` one table serves both sides (the side to move's edge goes to the
 tempo term), the form of an evaluation that leaves threats to a search; ``--quiet`` keeps
-only the positions where the side to move has no four to make.
+only the positions where the side to move has no four to make (positions with a five to
+complete for either side are never used: the search settles those before evaluating).
+With ``--mix 0`` the targets are the search scores alone; ``--scale`` fixes the points a
+logit (the engine's 449.43) instead of fitting it to the results.
 
 ``engine.tools.tune_label`` searches a games file's positions again with a larger budget;
 its positions left unsearched carry a score beyond ``MATE_BOUND`` and drop out here with
@@ -191,6 +194,11 @@ def main(argv: list[str] | None = None) -> int:
         help="only positions where the side to move has no four to make",
     )
     parser.add_argument(
+        "--scale",
+        type=float,
+        help="points a logit, instead of the K that fits the hand-set weights to the results",
+    )
+    parser.add_argument(
         "--prior",
         choices=("hand", "shipped"),
         default="hand",
@@ -200,6 +208,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not 0.0 <= args.mix <= 1.0:
         parser.error("--mix must be between 0 and 1")
+    if args.scale is not None and not args.scale > 0:
+        parser.error("--scale must be positive")
     games = [game for path in args.games for game in load_games(path)]
     samples = extract(games)
     keep = np.abs(samples.score) < MATE_BOUND
@@ -210,7 +220,7 @@ def main(argv: list[str] | None = None) -> int:
     held = samples.game % HOLDOUT_EVERY == 0
     train, test = samples.subset(~held), samples.subset(held)
     hand = Model.from_weights(hand_weights(COMBO_VALUE))
-    scale = fit_scale(train, hand)
+    scale = args.scale if args.scale is not None else fit_scale(train, hand)
     print(f"{len(games)} games, {train.size} training and {test.size} held-out positions")
     print(f"K = {scale:.1f}")
     shipped = shipped_weights()

@@ -173,3 +173,21 @@ def test_a_symmetric_fit_on_quiet_positions_writes_one_table(
     quiet = np.abs(samples.score) < MATE_BOUND
     quiet[list(with_four)] = False
     assert int(np.load(out)["meta_positions"]) == int(quiet.sum())
+
+
+def test_a_fit_to_the_search_scores_alone_keeps_the_given_scale(
+    games: list[tune_data.GameRecord], tmp_path: Path
+) -> None:
+    games_path = tmp_path / "games.npz"
+    tune_data.save_games(games_path, games)
+    out = tmp_path / "weights.npz"
+    argv = [str(games_path), "--out", str(out), "--steps", "20", "--mix", "0", "--quiet"]
+    assert tune.main([*argv, "--scale", "449.43"]) == 0
+    saved = np.load(out)
+    assert float(saved["meta_scale"]) == pytest.approx(449.43)
+    assert float(saved["meta_mix"]) == 0.0
+    # Without --scale, K is the one that fits the hand-set weights to the results.
+    assert tune.main(argv) == 0
+    assert float(np.load(out)["meta_scale"]) != pytest.approx(449.43)
+    with pytest.raises(SystemExit):
+        tune.main([*argv, "--scale", "0"])
