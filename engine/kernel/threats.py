@@ -323,11 +323,12 @@ def root_vct(
 
 
 @njit(cache=True, nogil=True)
-def root_vcf(st: State, tb: Tables, hs: Heuristics, budget: int) -> int:
-    """VCF for the side to move at the root, within ``ROOT_VCF_NODES`` nodes; the line is
-    left in ``hs.vcf_line`` (and within a quarter of the node limit of a search that has
-    one, so that the search itself keeps most of its nodes)."""
-    nodes = ROOT_VCF_NODES
+def root_vcf(st: State, tb: Tables, hs: Heuristics, budget: int, cap: int = ROOT_VCF_NODES) -> int:
+    """VCF for the side to move at the root, within ``cap`` nodes (a timed search passes
+    fewer than ``ROOT_VCF_NODES`` when its time is short); the line is left in
+    ``hs.vcf_line`` (and within a quarter of the node limit of a search that has one, so
+    that the search itself keeps most of its nodes)."""
+    nodes = cap
     limit = st.info[I_NODE_LIMIT]
     if limit > 0:
         nodes = min(nodes, max(limit // 4, 1000))

@@ -40,7 +40,13 @@ from engine.kernel.state import (
     point_index,
 )
 from engine.kernel.tables import Tables, rule_tables, with_search_params
-from engine.kernel.threats import ROOT_VCF_DEPTH, ROOT_VCT_DEPTH, root_vcf, root_vct
+from engine.kernel.threats import (
+    ROOT_VCF_DEPTH,
+    ROOT_VCF_NODES,
+    ROOT_VCT_DEPTH,
+    root_vcf,
+    root_vct,
+)
 from engine.kernel.tt import Tt, new_tt
 from engine.search.helpers import MAX_THREADS, HelperThreads
 from engine.search.limit import Limit
@@ -64,6 +70,11 @@ ASPIRATION_WINDOW = 80
 MAX_DEPTH = 60
 # Threat search at the root: its node budget, and the least time a move must have.
 VCT_NODES = 60_000
+# The root VCF's nodes under a time limit: about a quarter of the time at the 600,000 to
+# 650,000 VCF nodes a second of the development machine, at least enough for any VCF of
+# a real game's position (none of thousands from matches needed 20,000).
+ROOT_VCF_NODES_PER_S = 160_000
+ROOT_VCF_MIN_NODES = 20_000
 VCT_MIN_TIME = 0.2
 # Past this share of the time budget a new iteration would rarely finish: stop early.
 ITERATION_TIME_SHARE = 0.45
@@ -324,7 +335,12 @@ class Searcher:
             return index_point(state, int(index))
 
         # A forced win by continuous fours needs no deeper search.
-        win = root_vcf(state, tables, hs, ROOT_VCF_DEPTH)
+        # In a crowded position a VCF can run to its whole node cap and find nothing: under
+        # a time limit it may take about a quarter of the time, never all of it.
+        cap = ROOT_VCF_NODES
+        if limit.time is not None:
+            cap = int(min(cap, max(ROOT_VCF_MIN_NODES, limit.time * ROOT_VCF_NODES_PER_S)))
+        win = root_vcf(state, tables, hs, ROOT_VCF_DEPTH, cap)
         if win > 0 and state.info[I_STOPPED] == 0:
             line = []
             for k in range(win):

@@ -3,6 +3,9 @@ twenty fours to make and an uncapped VCF would run for hours."""
 
 from __future__ import annotations
 
+import pytest
+
+import engine.search.searcher as searcher_module
 from engine import Board, Limit, Searcher
 from engine.kernel.heuristics import Heuristics, new_heuristics
 from engine.kernel.state import (
@@ -90,3 +93,35 @@ def test_a_node_limited_search_of_the_crowded_position_keeps_most_of_its_nodes()
     assert result.depth >= 3
     assert result.nodes <= 60_000 + 2_000
     assert result.move in board.legal_moves()
+
+
+def test_a_timed_search_of_the_crowded_position_keeps_most_of_its_time() -> None:
+    # Here the root VCF runs to its whole cap of 200,000 nodes, about a third of a second:
+    # under a short time limit it must stop well before that and leave the search its time.
+    board = crowded_board()
+    searcher = Searcher(seed=1)
+    searcher.search(board, Limit(depth=1))  # load the core before timing
+    searcher.clear()
+    result = searcher.search(board, Limit(time=0.3, spend_all=True))
+    assert result.depth >= 3
+    assert result.move in board.legal_moves()
+
+
+def test_the_root_vcf_cap_follows_the_time_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    caps: list[int] = []
+
+    def recording(st: State, tb: Tables, hs: Heuristics, budget: int, cap: int) -> int:
+        caps.append(cap)
+        return 0
+
+    monkeypatch.setattr(searcher_module, "root_vcf", recording)
+    board = crowded_board()
+    Searcher(seed=1).search(board, Limit(time=0.1))
+    Searcher(seed=1).search(board, Limit(time=10.0))
+    Searcher(seed=1).search(board, Limit(depth=1))
+    assert caps == [
+        searcher_module.ROOT_VCF_MIN_NODES,
+        ROOT_VCF_NODES,
+        ROOT_VCF_NODES,
+    ]
+    assert int(0.3 * searcher_module.ROOT_VCF_NODES_PER_S) > searcher_module.ROOT_VCF_MIN_NODES
