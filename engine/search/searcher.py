@@ -66,16 +66,26 @@ def check_defence(defence: float) -> float:
     return defence
 
 
+def _timed_nodes(limit: Limit, most: int, per_second: int, least: int = 0) -> int:
+    """A root threat search's node budget: ``most``, or under a time limit ``per_second``
+    nodes a second of it, at least ``least``."""
+    if limit.time is None:
+        return most
+    return int(min(most, max(least, limit.time * per_second)))
+
+
 ASPIRATION_WINDOW = 80
 MAX_DEPTH = 60
-# Threat search at the root: its node budget, and the least time a move must have.
+# Threat search at the root: its node budget, its nodes a second of a time limit (a VCT
+# node can cost tens of microseconds), and the least time a move must have.
 VCT_NODES = 60_000
+VCT_NODES_PER_S = 20_000
+VCT_MIN_TIME = 0.2
 # The root VCF's nodes under a time limit: about a quarter of the time at the 600,000 to
 # 650,000 VCF nodes a second of the development machine, at least enough for any VCF of
 # a real game's position (none of thousands from matches needed 20,000).
 ROOT_VCF_NODES_PER_S = 160_000
 ROOT_VCF_MIN_NODES = 20_000
-VCT_MIN_TIME = 0.2
 # Past this share of the time budget a new iteration would rarely finish: stop early.
 ITERATION_TIME_SHARE = 0.45
 
@@ -337,9 +347,7 @@ class Searcher:
         # A forced win by continuous fours needs no deeper search.
         # In a crowded position a VCF can run to its whole node cap and find nothing: under
         # a time limit it may take about a quarter of the time, never all of it.
-        cap = ROOT_VCF_NODES
-        if limit.time is not None:
-            cap = int(min(cap, max(ROOT_VCF_MIN_NODES, limit.time * ROOT_VCF_NODES_PER_S)))
+        cap = _timed_nodes(limit, ROOT_VCF_NODES, ROOT_VCF_NODES_PER_S, ROOT_VCF_MIN_NODES)
         win = root_vcf(state, tables, hs, ROOT_VCF_DEPTH, cap)
         if win > 0 and state.info[I_STOPPED] == 0:
             line = []
@@ -356,9 +364,8 @@ class Searcher:
             and (limit.time is None or limit.time >= VCT_MIN_TIME)
             and (limit.nodes is None or limit.nodes >= 4 * VCT_NODES)
         ):
-            # Worst case a threat-search node costs tens of microseconds: keep it to a
-            # fraction of the move's time so the main search always gets most of it.
-            budget = VCT_NODES if limit.time is None else int(min(VCT_NODES, limit.time * 20_000))
+            # Kept to a fraction of the move's time so the main search gets most of it.
+            budget = _timed_nodes(limit, VCT_NODES, VCT_NODES_PER_S)
             win = root_vct(state, tables, hs, ROOT_VCT_DEPTH, budget, False)
             if win > 0 and not self._stop_flag[0]:
                 move = to_point(hs.vcf_line[0])
