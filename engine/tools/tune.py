@@ -13,13 +13,20 @@ predict the results best, which keeps the fitted weights on the engine's score s
 then the weights are fitted by Adam on the cross-entropy, pulled towards a prior (an L2
 term) so that combinations rarely seen keep sensible values: the hand-set values, or with
 ``--prior shipped`` the shipped weights, to refit them on games played with them. One
-game in ten is held out to report the loss of each before and after. Rebuild the shipped
-file with::
+game in ten is held out to report the loss of each before and after. The shipped file is
+the table folded from Rapfi's classical model (``engine.tools.fold_weights``) refitted to
+leaf positions scored by deeper searches; with the folded file in place, and the 12
+Gomocup 2026 openings in all eight orientations of the board as ``openings96.txt``::
 
-    python -m engine.tools.tune_data --games 1200 --seed 1 --out games-a.npz
-    python -m engine.tools.tune_data --games 800 --seed 2 --out games-b.npz \\
-        --openings ../shared/openings/gomocup2026_freestyle15_offset.txt
-    python -m engine.tools.tune games-a.npz games-b.npz --out engine/data/eval_weights.npz
+    python -m engine.tools.tune_data --games 1000 --workers 2 --seed 31 \\
+        --nodes 2000,5000,10000 --openings openings96.txt --out g-a.npz
+    python -m engine.tools.tune_data --games 1000 --workers 2 --seed 32 \\
+        --nodes 2000,5000,10000 --out g-b.npz
+    # g-c.npz and g-d.npz: seeds 33 (with the openings) and 34, 2,000 games each
+    python -m engine.tools.tune_label g-a.npz --nodes 20000 --every 2 --workers 2 \\
+        --out l-a.npz                          # the same for b, c and d
+    python -m engine.tools.tune l-a.npz l-b.npz l-c.npz l-d.npz --mix 0 --symmetric \\
+        --prior shipped --scale 449.43 --reg 1e-8 --out engine/data/eval_weights.npz
 
 With ``--symmetric`` one table serves both sides (the side to move's edge goes to the
 tempo term), the form of an evaluation that leaves threats to a search; ``--quiet`` keeps
