@@ -16,9 +16,11 @@ through ``Tables``; ``engine.kernel.state`` keeps their sums up to date on every
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from importlib import resources
 from itertools import combinations_with_replacement
-from typing import NamedTuple
+from pathlib import Path
+from typing import NamedTuple, TypeVar
 
 import numpy as np
 
@@ -40,6 +42,8 @@ NUM_THREAT_TERMS = 7
 HAND_THREATS = np.array([1500, -60, 0, 0, 0, 0, 0], dtype=np.int64)
 
 WEIGHTS_FILE = "eval_weights.npz"
+
+_T = TypeVar("_T")
 
 
 def _canonical() -> tuple[np.ndarray, np.ndarray]:
@@ -103,13 +107,33 @@ def load_weights(path: object) -> EvalWeights:
     return EvalWeights(cells, threats)
 
 
-def shipped_weights() -> EvalWeights | None:
-    """The weights shipped in the package, or None when there are none."""
+def load_meta(path: object) -> dict[str, float | int | str]:
+    """The metadata ``save_weights`` wrote beside the weights, by name without ``meta_``."""
+    with np.load(path) as data:  # type: ignore[arg-type]
+        return {
+            key.removeprefix("meta_"): data[key].item()
+            for key in data.files
+            if key.startswith("meta_")
+        }
+
+
+def _read_shipped(read: Callable[[Path], _T]) -> _T | None:
+    """``read`` applied to the weights file shipped in the package, or None without one."""
     resource = resources.files("engine.data").joinpath(WEIGHTS_FILE)
     if not resource.is_file():
         return None
     with resources.as_file(resource) as path:
-        return load_weights(path)
+        return read(path)
+
+
+def shipped_weights() -> EvalWeights | None:
+    """The weights shipped in the package, or None when there are none."""
+    return _read_shipped(load_weights)
+
+
+def shipped_meta() -> dict[str, float | int | str] | None:
+    """How the shipped weights were made (``load_meta``), or None without shipped weights."""
+    return _read_shipped(load_meta)
 
 
 def default_weights(combo_value: np.ndarray) -> EvalWeights:

@@ -11,8 +11,9 @@ the evaluation itself: ``sigmoid(eval / K)`` with eval the sum of the cell weigh
 move, waiting) plus the threat terms. ``K`` is first fitted so that the hand-set weights
 predict the results best, which keeps the fitted weights on the engine's score scale;
 then the weights are fitted by Adam on the cross-entropy, pulled towards a prior (an L2
-term) so that combinations rarely seen keep sensible values: the hand-set values, or with
-``--prior shipped`` the shipped weights, to refit them on games played with them. One
+term) so that combinations rarely seen keep sensible values: the hand-set values, with
+``--prior shipped`` the shipped weights (to refit them on games played with them), or
+the weights in a file given by its path. One
 game in ten is held out to report the loss of each before and after. The shipped file is
 the table folded from Rapfi's classical model (``engine.tools.fold_weights``) refitted to
 leaf positions scored by deeper searches; with the folded file in place, and the 12
@@ -58,6 +59,7 @@ from engine.kernel.weights import (
     WEIGHT_UNIT,
     EvalWeights,
     hand_weights,
+    load_weights,
     save_weights,
     shipped_weights,
 )
@@ -207,16 +209,23 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--prior",
-        choices=("hand", "shipped"),
         default="hand",
-        help="weights to start from and pull towards: the hand-set ones, or the shipped "
-        "ones (to refit them on newer games)",
+        metavar="hand|shipped|FILE",
+        help="weights to start from and pull towards: the hand-set ones, the shipped "
+        "ones (to refit them on newer games), or a weights file such as fold_weights "
+        "writes",
     )
     args = parser.parse_args(argv)
     if not 0.0 <= args.mix <= 1.0:
         parser.error("--mix must be between 0 and 1")
     if args.scale is not None and not args.scale > 0:
         parser.error("--scale must be positive")
+    prior_file = None
+    if args.prior not in ("hand", "shipped"):
+        try:
+            prior_file = load_weights(args.prior)
+        except (OSError, KeyError, ValueError) as error:
+            parser.error(f"--prior {args.prior}: not a weights file ({error})")
     games = [game for path in args.games for game in load_games(path)]
     samples = extract(games)
     keep = np.abs(samples.score) < MATE_BOUND
@@ -236,6 +245,8 @@ def main(argv: list[str] | None = None) -> int:
     compared = [("hand", hand)]
     if shipped is not None:
         compared.append(("shipped", Model.from_weights(shipped)))
+    if prior_file is not None:
+        compared.append((args.prior, Model.from_weights(prior_file)))
     prior = dict(compared)[args.prior]
     model = fit(
         train,

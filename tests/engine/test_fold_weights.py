@@ -6,7 +6,6 @@ term."""
 from __future__ import annotations
 
 import struct
-from importlib import resources
 from itertools import combinations_with_replacement
 
 import numpy as np
@@ -18,7 +17,7 @@ from engine.kernel.weights import (
     CANONICAL_SHAPES,
     T_TEMPO,
     WEIGHT_UNIT,
-    WEIGHTS_FILE,
+    shipped_meta,
     shipped_weights,
 )
 from engine.tools import fold_weights as fw
@@ -95,7 +94,7 @@ def test_the_shipped_weights_are_one_table_with_a_tempo_term() -> None:
     assert weights.threats[T_TEMPO] > 0
     # A threat-neutral table: a lone open-four point is worth far less than a win.
     assert 0 < weights.cells[0, canonical((0, 0, 0, F4))] / WEIGHT_UNIT < 200
-    resource = resources.files("engine.data").joinpath(WEIGHTS_FILE)
-    with resources.as_file(resource) as path, np.load(path) as data:
-        assert float(data["meta_mix"]) == 0.0
-        assert float(data["meta_scale"]) == pytest.approx(449.43)
+    meta = shipped_meta()
+    assert meta is not None
+    assert meta["mix"] == 0.0
+    assert meta["scale"] == pytest.approx(449.43)

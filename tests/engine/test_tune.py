@@ -140,6 +140,30 @@ def test_the_fit_starts_from_the_chosen_prior(
     assert np.array_equal(written.threats, expected.threats)
 
 
+def test_the_fit_can_start_from_a_weights_file(
+    games: list[tune_data.GameRecord], tmp_path: Path
+) -> None:
+    games_path = tmp_path / "games.npz"
+    tune_data.save_games(games_path, games)
+    hand = hand_weights(COMBO_VALUE)
+    prior = EvalWeights(hand.cells + 64, hand.threats + 3)
+    prior_path = tmp_path / "prior.npz"
+    save_weights(prior_path, prior)
+    out = tmp_path / "weights.npz"
+    argv = [str(games_path), "--out", str(out), "--steps", "0"]
+    assert tune.main([*argv, "--prior", str(prior_path)]) == 0
+    written = load_weights(out)
+    assert np.array_equal(written.cells, prior.cells)
+    assert np.array_equal(written.threats, prior.threats)
+
+    # A prior that is not a weights file is refused before anything is written.
+    out.unlink()
+    for bad in (tmp_path / "missing.npz", games_path):
+        with pytest.raises(SystemExit):
+            tune.main([*argv, "--prior", str(bad)])
+        assert not out.exists()
+
+
 def test_training_games_are_repeatable_and_finish() -> None:
     recipe = tune_data.Recipe(nodes=(300,), max_moves=40)
     first = tune_data.play_game(recipe, 7)
