@@ -13,11 +13,11 @@ predict the results best, which keeps the fitted weights on the engine's score s
 then the weights are fitted by Adam on the cross-entropy, pulled towards a prior (an L2
 term) so that combinations rarely seen keep sensible values: the hand-set values, with
 ``--prior shipped`` the shipped weights (to refit them on games played with them), or
-the weights in a file given by its path. One
-game in ten is held out to report the loss of each before and after. The shipped file is
-the table folded from Rapfi's classical model (``engine.tools.fold_weights``) refitted to
-leaf positions scored by deeper searches; with the folded file in place, and the 12
-Gomocup 2026 openings in all eight orientations of the board as ``openings96.txt``::
+the weights in a file given by its path. One game in ten is held out to report the loss
+of each before and after. The shipped file is the table folded from Rapfi's classical
+model (``engine.tools.fold_weights``) refitted to leaf positions scored by deeper
+searches; with the folded file in place, and the 12 Gomocup 2026 openings in all eight
+orientations of the board as ``openings96.txt``::
 
     python -m engine.tools.tune_data --games 1000 --workers 2 --seed 31 \\
         --nodes 2000,5000,10000 --openings openings96.txt --out g-a.npz
