@@ -42,6 +42,7 @@ NUM_THREAT_TERMS = 7
 HAND_THREATS = np.array([1500, -60, 0, 0, 0, 0, 0], dtype=np.int64)
 
 WEIGHTS_FILE = "eval_weights.npz"
+_META = "meta_"  # the prefix of the metadata's names in a weights file
 
 _T = TypeVar("_T")
 
@@ -90,7 +91,7 @@ def hand_weights(combo_value: np.ndarray) -> EvalWeights:
 def save_weights(path: object, weights: EvalWeights, **meta: object) -> None:
     """Write ``weights`` (and plain metadata such as how they were fitted) to ``path``."""
     arrays: dict[str, np.ndarray] = {
-        f"meta_{key}": np.asarray(value) for key, value in meta.items()
+        f"{_META}{key}": np.asarray(value) for key, value in meta.items()
     }
     arrays["cells"] = weights.cells.astype(np.int32)
     arrays["threats"] = weights.threats.astype(np.int32)
@@ -111,9 +112,7 @@ def load_meta(path: object) -> dict[str, float | int | str]:
     """The metadata ``save_weights`` wrote beside the weights, by name without ``meta_``."""
     with np.load(path) as data:  # type: ignore[arg-type]
         return {
-            key.removeprefix("meta_"): data[key].item()
-            for key in data.files
-            if key.startswith("meta_")
+            key.removeprefix(_META): data[key].item() for key in data.files if key.startswith(_META)
         }
 
 

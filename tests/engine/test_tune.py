@@ -27,6 +27,7 @@ from engine.kernel.weights import (
     EvalWeights,
     expand,
     hand_weights,
+    load_meta,
     load_weights,
     save_weights,
     shipped_weights,
@@ -39,6 +40,14 @@ from engine.tools.tune_features import extract
 def games() -> list[tune_data.GameRecord]:
     recipe = tune_data.Recipe(nodes=(300, 800), max_moves=60)
     return [tune_data.play_game(recipe, seed) for seed in range(4)]
+
+
+@pytest.fixture
+def games_path(games: list[tune_data.GameRecord], tmp_path: Path) -> Path:
+    """The games in a file, as the command-line tools read them."""
+    path = tmp_path / "games.npz"
+    tune_data.save_games(path, games)
+    return path
 
 
 def test_shipped_weights_load_and_are_what_the_kernel_evaluates_with() -> None:
@@ -126,11 +135,7 @@ def test_fit_lowers_the_loss_and_the_tool_writes_loadable_weights(
 
 
 @pytest.mark.parametrize("prior", ["hand", "shipped"])
-def test_the_fit_starts_from_the_chosen_prior(
-    games: list[tune_data.GameRecord], tmp_path: Path, prior: str
-) -> None:
-    games_path = tmp_path / "games.npz"
-    tune_data.save_games(games_path, games)
+def test_the_fit_starts_from_the_chosen_prior(games_path: Path, tmp_path: Path, prior: str) -> None:
     out = tmp_path / "weights.npz"
     assert tune.main([str(games_path), "--out", str(out), "--steps", "0", "--prior", prior]) == 0
     expected = hand_weights(COMBO_VALUE) if prior == "hand" else shipped_weights()
@@ -140,11 +145,7 @@ def test_the_fit_starts_from_the_chosen_prior(
     assert np.array_equal(written.threats, expected.threats)
 
 
-def test_the_fit_can_start_from_a_weights_file(
-    games: list[tune_data.GameRecord], tmp_path: Path
-) -> None:
-    games_path = tmp_path / "games.npz"
-    tune_data.save_games(games_path, games)
+def test_the_fit_can_start_from_a_weights_file(games_path: Path, tmp_path: Path) -> None:
     hand = hand_weights(COMBO_VALUE)
     prior = EvalWeights(hand.cells + 64, hand.threats + 3)
     prior_path = tmp_path / "prior.npz"
@@ -174,7 +175,7 @@ def test_training_games_are_repeatable_and_finish() -> None:
 
 
 def test_a_symmetric_fit_on_quiet_positions_writes_one_table(
-    games: list[tune_data.GameRecord], tmp_path: Path
+    games: list[tune_data.GameRecord], games_path: Path, tmp_path: Path
 ) -> None:
     samples = extract(games)
     hand = tune.Model.from_weights(hand_weights(COMBO_VALUE))
@@ -187,8 +188,6 @@ def test_a_symmetric_fit_on_quiet_positions_writes_one_table(
     fours = np.isin(samples.me_combo, np.flatnonzero(tune.FOUR_COMBOS))
     with_four = set(samples.me_pos[fours].tolist())
     assert 0 < len(with_four) < samples.size
-    games_path = tmp_path / "games.npz"
-    tune_data.save_games(games_path, games)
     out = tmp_path / "weights.npz"
     argv = [str(games_path), "--out", str(out), "--steps", "20", "--symmetric", "--quiet"]
     assert tune.main(argv) == 0
@@ -196,22 +195,20 @@ def test_a_symmetric_fit_on_quiet_positions_writes_one_table(
     assert np.array_equal(written.cells[0], written.cells[1])
     quiet = np.abs(samples.score) < MATE_BOUND
     quiet[list(with_four)] = False
-    assert int(np.load(out)["meta_positions"]) == int(quiet.sum())
+    assert load_meta(out)["positions"] == int(quiet.sum())
 
 
 def test_a_fit_to_the_search_scores_alone_keeps_the_given_scale(
-    games: list[tune_data.GameRecord], tmp_path: Path
+    games_path: Path, tmp_path: Path
 ) -> None:
-    games_path = tmp_path / "games.npz"
-    tune_data.save_games(games_path, games)
     out = tmp_path / "weights.npz"
     argv = [str(games_path), "--out", str(out), "--steps", "20", "--mix", "0", "--quiet"]
     assert tune.main([*argv, "--scale", "449.43"]) == 0
-    saved = np.load(out)
-    assert float(saved["meta_scale"]) == pytest.approx(449.43)
-    assert float(saved["meta_mix"]) == 0.0
+    saved = load_meta(out)
+    assert saved["scale"] == pytest.approx(449.43)
+    assert saved["mix"] == 0.0
     # Without --scale, K is the one that fits the hand-set weights to the results.
     assert tune.main(argv) == 0
-    assert float(np.load(out)["meta_scale"]) != pytest.approx(449.43)
+    assert load_meta(out)["scale"] != pytest.approx(449.43)
     with pytest.raises(SystemExit):
         tune.main([*argv, "--scale", "0"])

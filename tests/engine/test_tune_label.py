@@ -10,6 +10,7 @@ import pytest
 
 from engine.game.board import Board
 from engine.kernel.scores import MATE_BOUND
+from engine.kernel.weights import load_meta
 from engine.search.limit import Limit
 from engine.search.searcher import Searcher
 from engine.tools import tune, tune_data, tune_label
@@ -56,8 +57,7 @@ def test_unlabelled_positions_are_left_out_of_the_fit(
     out = tmp_path / "weights.npz"
     assert tune.main([str(path), "--out", str(out), "--steps", "5", "--mix", "0"]) == 0
     kept = (~marked) & (np.abs(samples.score) < MATE_BOUND)
-    with np.load(out) as data:
-        assert int(data["meta_positions"]) == 2 * int(kept.sum()) > 0
+    assert load_meta(out)["positions"] == 2 * int(kept.sum()) > 0
 
 
 def test_the_tool_labels_over_workers_in_order(tmp_path: Path) -> None:
