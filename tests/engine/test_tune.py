@@ -113,7 +113,7 @@ def test_features_reproduce_the_kernel_evaluation(
 
 
 def test_fit_lowers_the_loss_and_the_tool_writes_loadable_weights(
-    games: list[tune_data.GameRecord], tmp_path: Path
+    games: list[tune_data.GameRecord], games_path: Path, tmp_path: Path
 ) -> None:
     samples = extract(games)
     hand = tune.Model.from_weights(hand_weights(COMBO_VALUE))
@@ -125,8 +125,6 @@ def test_fit_lowers_the_loss_and_the_tool_writes_loadable_weights(
     after = tune.cross_entropy(target, tune.sigmoid(tune.predict(samples, fitted) / scale))
     assert after < before
 
-    games_path = tmp_path / "games.npz"
-    tune_data.save_games(games_path, games)
     assert [g.moves for g in tune_data.load_games(games_path)] == [g.moves for g in games]
     out = tmp_path / "weights.npz"
     assert tune.main([str(games_path), "--out", str(out), "--steps", "20"]) == 0
