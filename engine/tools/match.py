@@ -7,9 +7,10 @@ once, each by its own pair of brain processes. With ``--sprt`` the match is a se
 test (``engine.tools.sprt``): after every pair the log-likelihood ratio is printed, and the
 match stops itself when the test accepts H0 or H1 (or at ``--games``). An engine is any
 brain command, or ``rev:<git-rev>`` for this project's brain at another revision
-(``engine.tools.revision``). Prints one line per game, then W-L-D, score and Elo
-(``engine.tools.elo``) with the move-time figures of both engines; ``--json`` prints the
-same as one object."""
+(``engine.tools.revision``); ``--info1``/``--info2 KEY=VALUE`` send an engine extra INFO
+lines, such as ``max_node`` for a brain that takes a node budget a move. Prints one line
+per game, then W-L-D, score and Elo (``engine.tools.elo``) with the move-time figures of
+both engines; ``--json`` prints the same as one object."""
 
 from __future__ import annotations
 
@@ -315,6 +316,20 @@ def _about_name(player: Player) -> str:
     return name or Path(player.command[-1]).stem
 
 
+def parse_info(items: list[str]) -> list[tuple[str, str]]:
+    """``KEY=VALUE`` texts as INFO pairs; ``ValueError`` unless each key is a word and each
+    value a single token (a line break or space would forge other protocol commands)."""
+    pairs: list[tuple[str, str]] = []
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.isidentifier() or not value or len(value.split()) != 1:
+            raise ValueError(f"an INFO item must read KEY=VALUE with one word each, not {item!r}")
+        if value != value.strip():
+            raise ValueError(f"an INFO value cannot hold spaces or line breaks: {item!r}")
+        pairs.append((key.lower(), value))
+    return pairs
+
+
 def _engine_command(spec: str | None) -> list[str]:
     if not spec:
         return our_brain_command()
@@ -345,6 +360,14 @@ def _parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--names", nargs=2, metavar=("NAME1", "NAME2"))
     parser.add_argument("--max-moves", type=int, default=0, help="draw after this many stones")
     parser.add_argument("--memory-mb", type=int, default=0, help="INFO max_memory to send")
+    for number in (1, 2):
+        parser.add_argument(
+            f"--info{number}",
+            action="append",
+            default=[],
+            metavar="KEY=VALUE",
+            help=f"an extra INFO line for engine {number}, e.g. max_node=32000 (repeatable)",
+        )
     parser.add_argument(
         "--concurrency", type=int, default=1, help="game pairs played at once (default 1)"
     )
@@ -377,12 +400,13 @@ def main(argv: list[str] | None = None) -> int:
         else:
             openings = [[]]
         commands = [_engine_command(spec) for spec in (args.engine1, args.engine2)]
+        infos = [parse_info(items) for items in (args.info1, args.info2)]
     except (ValueError, OSError, RevisionError) as error:
         print(f"gomoku match: {error}", file=sys.stderr)
         return 2
 
-    engine1 = Player("engine1", commands[0])
-    engine2 = Player("engine2", commands[1])
+    engine1 = Player("engine1", commands[0], info=infos[0])
+    engine2 = Player("engine2", commands[1], info=infos[1])
     if args.names:
         engine1.name, engine2.name = args.names
     else:

@@ -47,6 +47,9 @@ class Player:
     move_times: list[float] = field(default_factory=list)
     time_losses: int = 0
     failures: int = 0
+    # Extra ``INFO key value`` lines sent after the match's own, e.g. ``("max_node",
+    # "32000")`` for a brain that takes a node budget a move (a Yixin-board extension).
+    info: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def display(self) -> str:
@@ -55,7 +58,7 @@ class Player:
     def twin(self) -> Player:
         """A player with the same command and names but its own process, for games run
         in parallel."""
-        return Player(self.label, list(self.command), self.name)
+        return Player(self.label, list(self.command), self.name, info=list(self.info))
 
     def absorb(self, other: Player) -> None:
         """Add the move times and failures of a twin to this player's."""
@@ -118,6 +121,8 @@ def _prepare(player: Player, settings: MatchSettings) -> BrainProcess:
         brain.info("max_memory", settings.memory_bytes)
     brain.info("game_type", 1)
     brain.info("rule", settings.rule.gomocup_code)
+    for key, value in player.info:
+        brain.info(key, value)
     return brain
 
 

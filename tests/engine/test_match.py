@@ -19,11 +19,12 @@ from engine.tools.match import (
     _player_name,
     _Schedule,
     format_summary,
+    parse_info,
     play_game,
     run_match,
 )
 from engine.tools.openings import OpeningFormatError, load_openings, parse_opening, parse_openings
-from engine.tools.referee import GameRecord
+from engine.tools.referee import GameRecord, _prepare
 from engine.tools.sprt import Decision, Sprt, SprtSettings
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -270,3 +271,58 @@ def test_two_copies_of_our_brain_in_parallel_pairs(tmp_path: Path) -> None:
     # The twins' moves were counted with the players they stand in for.
     assert move_times["ours-1"]["moves"] > 0 and move_times["ours-2"]["moves"] > 0
     assert "SPRT" in format_summary(summary)
+
+
+def test_info_items_parse_and_refuse_forged_lines() -> None:
+    assert parse_info(["max_node=32000", "MAX_DEPTH=9"]) == [
+        ("max_node", "32000"),
+        ("max_depth", "9"),
+    ]
+    assert parse_info([]) == []
+    for bad in ("max_node", "=5", "max node=5", "max_node=", "max_node=1\nEND", "a=b c"):
+        with pytest.raises(ValueError):
+            parse_info([bad])
+
+
+def test_extra_info_lines_reach_only_their_engine(tmp_path: Path) -> None:
+    logs = {name: tmp_path / f"{name}.log" for name in ("one", "two")}
+    players = []
+    for label, name in (("engine1", "one"), ("engine2", "two")):
+        script = tmp_path / f"{name}.py"
+        script.write_text(
+            "import sys\n"
+            f"log = open({str(logs[name])!r}, 'w')\n"
+            "for line in sys.stdin:\n"
+            "    log.write(line)\n"
+            "    log.flush()\n"
+            "    if line.startswith('START'):\n"
+            "        print('OK', flush=True)\n"
+            "    elif line.startswith('END'):\n"
+            "        break\n"
+        )
+        players.append(Player(label, [sys.executable, str(script)], name))
+    players[1].info = [("max_node", "32000")]
+    twin = players[1].twin()
+    assert twin.info == [("max_node", "32000")] and twin.info is not players[1].info
+    try:
+        for player in players:
+            _prepare(player, MatchSettings(time_ms=300))
+    finally:
+        for player in players:
+            player.close()
+    one, two = (logs[name].read_text().splitlines() for name in ("one", "two"))
+    assert "INFO max_node 32000" in two
+    assert two.index("INFO max_node 32000") > two.index("INFO timeout_turn 300")
+    assert not any("max_node" in line for line in one)
+
+
+def test_match_cli_refuses_a_forged_info_line() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "webapp.cli", "match", "--info2", "max_node=1\nSWAP2BOARD"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+    )
+    assert done.returncode == 2
+    assert "gomoku match:" in done.stderr and "INFO" in done.stderr
