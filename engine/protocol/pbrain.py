@@ -6,9 +6,11 @@ budgets time with ``engine.timecontrol.TimeControl`` and asks a searcher for mov
 its progress as ``MESSAGE`` lines. ``--player negamax`` (the default) uses
 ``engine.search.Searcher``, ``--player mcts`` ``engine.mcts.MctsSearcher``; ABOUT names the
 player. SWAP2BOARD's opening and colour choices come from ``engine.search.swap2`` with a
-negamax searcher. Bad commands get ``ERROR <reason>``, commands it does not know
-``UNKNOWN <reason>``, and change nothing. The manager side of the protocol is
-``engine.protocol.gomocup``."""
+negamax searcher. ``INFO max_node N`` and ``INFO max_depth D`` (Yixin-board extensions; 0
+lifts them) cap each move's search by nodes or depth within the turn time, so a brain can be
+held to a fixed budget whatever the machine's speed. Bad commands get ``ERROR <reason>``,
+commands it does not know ``UNKNOWN <reason>``, and change nothing. The manager side of the
+protocol is ``engine.protocol.gomocup``."""
 
 from __future__ import annotations
 
@@ -102,6 +104,14 @@ def _parse_int(key: str, text: str) -> int:
         raise ProtocolError(f"INFO {key} needs an integer, got {text!r}") from None
 
 
+def _parse_cap(key: str, text: str) -> int | None:
+    """A per-move cap from INFO: a positive count, or None for 0 (no cap)."""
+    value = _parse_int(key, text)
+    if value < 0:
+        raise ProtocolError(f"INFO {key} must be 0 (no cap) or positive, got {value}")
+    return value or None
+
+
 class BrainSearcher(Protocol):
     """What the brain needs of a searcher: both ``Searcher`` and ``MctsSearcher`` fit."""
 
@@ -146,6 +156,9 @@ class Brain:
         self.threads = threads
         # The negamax player's defence factor (``Searcher``); the MCTS player has none.
         self.defence = defence
+        # Per-move caps from INFO max_node / max_depth, within the turn time (None: none).
+        self.max_nodes: int | None = None
+        self.max_depth: int | None = None
         # The negamax player's search parameters by name (``kernel.search_params``).
         check_params(params or {})
         self.params = dict(params or {})
@@ -246,10 +259,11 @@ class Brain:
         outcome: list[Point] = []
         done = threading.Event()
         position = board.copy()
+        limit = Limit(time=budget, spend_all=True, nodes=self.max_nodes, depth=self.max_depth)
 
         def run() -> None:
             try:
-                outcome.append(searcher.search(position, Limit(time=budget, spend_all=True)).move)
+                outcome.append(searcher.search(position, limit).move)
             finally:
                 done.set()
 
@@ -340,6 +354,10 @@ class Brain:
             self.time.left_ms = max(0, _parse_int(key, value))
         elif key == "max_memory":
             self.time.max_memory = max(0, _parse_int(key, value))
+        elif key == "max_node":
+            self.max_nodes = _parse_cap(key, value)
+        elif key == "max_depth":
+            self.max_depth = _parse_cap(key, value)
         elif key == "thread_num":
             # Not in the Gomocup protocol itself; managers in the Yixin tradition send it.
             self.threads = min(max(1, _parse_int(key, value)), MAX_THREADS)

@@ -15,7 +15,8 @@ import pytest
 
 from engine import Board, Limit, Rule, Searcher, SearchResult
 from engine.protocol.gomocup import BrainProcess
-from engine.protocol.pbrain import Brain
+from engine.protocol.info import parse_info
+from engine.protocol.pbrain import Brain, ProtocolError
 
 BRAIN = [sys.executable, "-m", "webapp.cli", "pbrain"]
 START_TIMEOUT = 120.0  # the first START may compile the search core
@@ -372,3 +373,44 @@ def test_bad_defence_factors_are_refused_on_the_command_line(value: str) -> None
     )
     assert done.returncode == 2
     assert "--defence" in done.stderr
+
+
+def _fixed_budget_answer(*caps: str) -> tuple[list[str], int]:
+    """A fresh brain's reply to 7,7 with the given INFO caps and a long turn: its
+    MESSAGE lines and the most nodes any of them reports."""
+    lines: list[str] = []
+    brain = Brain(lines.append)
+    for command in ("START 15", "INFO timeout_turn 10000", *caps, "TURN 7,7"):
+        brain.handle(command, [], time.perf_counter())
+    reports = [parse_info(line.removeprefix("MESSAGE "), 15) for line in lines]
+    nodes = max(report.nodes for report in reports if report is not None)
+    return lines, nodes
+
+
+def test_info_max_node_caps_each_move_and_makes_it_repeatable() -> None:
+    first, nodes = _fixed_budget_answer("INFO max_node 3000")
+    second, _ = _fixed_budget_answer("INFO max_node 3000")
+    assert 0 < nodes <= 3000
+    # Limited by nodes, the search is the same node for node: same lines, same move.
+    assert [line for line in first if "nps" not in line] == [
+        line for line in second if "nps" not in line
+    ]
+    assert first[-1] == second[-1]
+    shallow, _ = _fixed_budget_answer("INFO max_depth 3")
+    depths = [parse_info(line.removeprefix("MESSAGE "), 15) for line in shallow]
+    assert max(info.depth for info in depths if info is not None) <= 3
+
+
+def test_info_caps_refuse_bad_values_and_zero_lifts_them() -> None:
+    lines: list[str] = []
+    brain = Brain(lines.append)
+    brain.handle("INFO max_node 5000", [], time.perf_counter())
+    brain.handle("INFO max_depth 7", [], time.perf_counter())
+    assert (brain.max_nodes, brain.max_depth) == (5000, 7)
+    for bad in ("INFO max_node -1", "INFO max_node lots", "INFO max_depth -3"):
+        with pytest.raises(ProtocolError):
+            brain.handle(bad, [], time.perf_counter())
+    assert (brain.max_nodes, brain.max_depth) == (5000, 7)
+    brain.handle("INFO max_node 0", [], time.perf_counter())
+    brain.handle("INFO max_depth 0", [], time.perf_counter())
+    assert (brain.max_nodes, brain.max_depth) == (None, None)
