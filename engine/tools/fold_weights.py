@@ -13,12 +13,18 @@ to move's edge is the tempo term. Rebuild the shipped file with::
 
     pip install lz4
     python -m engine.tools.fold_weights model210901.bin --out engine/data/eval_weights.npz
+
+``--model-out`` writes a model file for Rapfi itself with its cell values folded the same
+way (``--fold shapes``) or with only its open twos or open threes folded (``twos``,
+``threes``): put it in a copy of Rapfi's folder to play that variant against the stock
+build and measure what the finer shapes are worth to Rapfi's own search.
 """
 
 from __future__ import annotations
 
 import argparse
 import struct
+from collections.abc import Mapping
 from itertools import combinations_with_replacement
 from pathlib import Path
 
@@ -41,6 +47,13 @@ MODEL_RULES = 4  # the first is freestyle
 # The model's shapes (dead, overline, closed one, open one, closed two, three open twos,
 # closed three, two open threes, closed four, open four, five) as ours.
 MODEL_TO_OURS = (DEAD, OL, B1, F1, B2, F2, F2, F2, B3, F3, F3, B4, F4, F5)
+# The model's finer shapes and the shape each folds into (model shape numbers): its open
+# twos (5, 6, 7) into one, its open threes (9, 10) into one, or both, as ours have them.
+MODEL_FOLDS: dict[str, dict[int, int]] = {
+    "shapes": {6: 5, 7: 5, 10: 9},
+    "twos": {6: 5, 7: 5},
+    "threes": {10: 9},
+}
 OUR_POINTS_PER_LOGIT = 449.43  # the scale K of the fitted evaluation (engine.tools.tune)
 # Our side-to-move threat terms, kept from the fitted evaluation, and the side to move's
 # edge: the mean over the bench positions from the openings of what our two-table
@@ -76,6 +89,23 @@ def fold(values: np.ndarray) -> np.ndarray:
     return total / count
 
 
+def folded_model(raw: bytes, merge: Mapping[int, int]) -> bytes:
+    """The decompressed model ``raw`` with its freestyle cell values folded: each
+    combination takes the mean (rounded) of the combinations that are the same once the
+    shapes in ``merge`` are replaced by theirs. The rest of the model is kept as it is."""
+    read_model(raw)
+    values = np.frombuffer(raw, dtype="<i2", count=MODEL_CODES, offset=8).astype(np.float64)
+    groups: dict[tuple[int, ...], list[int]] = {}
+    for code, quad in enumerate(combinations_with_replacement(range(MODEL_SHAPES), 4)):
+        key = tuple(sorted(merge.get(shape, shape) for shape in quad))
+        groups.setdefault(key, []).append(code)
+    folded = values.copy()
+    for members in groups.values():
+        folded[members] = values[members].mean()
+    cells = np.rint(folded).astype("<i2").tobytes()
+    return raw[:8] + cells + raw[8 + len(cells) :]
+
+
 def folded_weights(raw: bytes) -> EvalWeights:
     """Our weights from a decompressed classical model."""
     scale, values = read_model(raw)
@@ -89,8 +119,16 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m engine.tools.fold_weights", description=__doc__
     )
     parser.add_argument("model", type=Path, help="a classical Rapfi model file")
-    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--out", type=Path, help="our weights file to write")
+    parser.add_argument(
+        "--model-out", type=Path, help="a model file for Rapfi to write, its cells folded"
+    )
+    parser.add_argument(
+        "--fold", choices=sorted(MODEL_FOLDS), default="shapes", help="for --model-out"
+    )
     args = parser.parse_args(argv)
+    if args.out is None and args.model_out is None:
+        parser.error("name a file to write: --out, --model-out or both")
     try:
         import lz4.frame
     except ImportError:
@@ -98,10 +136,15 @@ def main(argv: list[str] | None = None) -> int:
     try:
         raw = lz4.frame.decompress(args.model.read_bytes())
         weights = folded_weights(raw)
+        model = folded_model(raw, MODEL_FOLDS[args.fold])
     except (OSError, RuntimeError, ValueError) as error:
         parser.error(f"{args.model}: {error}")
-    save_weights(args.out, weights, scale=OUR_POINTS_PER_LOGIT, source=args.model.name)
-    print(f"weights folded from {args.model.name} -> {args.out}")
+    if args.out is not None:
+        save_weights(args.out, weights, scale=OUR_POINTS_PER_LOGIT, source=args.model.name)
+        print(f"weights folded from {args.model.name} -> {args.out}")
+    if args.model_out is not None:
+        args.model_out.write_bytes(lz4.frame.compress(model))
+        print(f"{args.model.name} with its {args.fold} folded -> {args.model_out}")
     return 0
 
 

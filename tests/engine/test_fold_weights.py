@@ -98,3 +98,36 @@ def test_the_shipped_weights_are_one_table_with_a_tempo_term() -> None:
     assert meta is not None
     assert meta["mix"] == 0.0
     assert meta["scale"] == pytest.approx(449.43)
+
+
+def test_a_folded_model_for_rapfi_averages_only_the_named_shapes() -> None:
+    codes = list(combinations_with_replacement(range(fw.MODEL_SHAPES), 4))
+    values = np.zeros(fw.MODEL_CODES)
+    twos = [codes.index((0, 0, 0, shape)) for shape in (5, 6, 7)]
+    threes = [codes.index((0, 0, 0, shape)) for shape in (9, 10)]
+    values[twos] = (30.0, 60.0, 120.0)
+    values[threes] = (-10.0, 50.0)
+    raw = model_bytes(values)
+    raw = raw[:-2] + b"\x07\x00"  # a last move score, which folding must keep
+    for fold, want_twos, want_threes in (
+        ("shapes", (70, 70, 70), (20, 20)),
+        ("twos", (70, 70, 70), (-10, 50)),
+        ("threes", (30, 60, 120), (20, 20)),
+    ):
+        model = fw.folded_model(raw, fw.MODEL_FOLDS[fold])
+        assert len(model) == len(raw)
+        assert model[:8] == raw[:8] and model[-2:] == b"\x07\x00"
+        cells = np.frombuffer(model, dtype="<i2", count=fw.MODEL_CODES, offset=8)
+        assert tuple(cells[twos]) == want_twos
+        assert tuple(cells[threes]) == want_threes
+        if fold == "shapes":
+            # Our weights, folded the same way, cannot tell that model from the original.
+            ours = fw.folded_weights(model).cells
+            assert np.array_equal(ours, fw.folded_weights(raw).cells)
+
+
+def test_the_tool_needs_a_file_to_write(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        fw.main(["/nonexistent/model.bin"])
+    assert stopped.value.code == 2
+    assert "--model-out" in capsys.readouterr().err
