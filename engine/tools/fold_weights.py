@@ -93,8 +93,7 @@ def folded_model(raw: bytes, merge: Mapping[int, int]) -> bytes:
     """The decompressed model ``raw`` with its freestyle cell values folded: each
     combination takes the mean (rounded) of the combinations that are the same once the
     shapes in ``merge`` are replaced by theirs. The rest of the model is kept as it is."""
-    read_model(raw)
-    values = np.frombuffer(raw, dtype="<i2", count=MODEL_CODES, offset=8).astype(np.float64)
+    _, values = read_model(raw)
     groups: dict[tuple[int, ...], list[int]] = {}
     for code, quad in enumerate(combinations_with_replacement(range(MODEL_SHAPES), 4)):
         key = tuple(sorted(merge.get(shape, shape) for shape in quad))
@@ -102,7 +101,7 @@ def folded_model(raw: bytes, merge: Mapping[int, int]) -> bytes:
     folded = values.copy()
     for members in groups.values():
         folded[members] = values[members].mean()
-    cells = np.rint(folded).astype("<i2").tobytes()
+    cells: bytes = np.rint(folded).astype("<i2").tobytes()
     return raw[:8] + cells + raw[8 + len(cells) :]
 
 
@@ -135,16 +134,16 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("reading a model needs the lz4 package: pip install lz4")
     try:
         raw = lz4.frame.decompress(args.model.read_bytes())
-        weights = folded_weights(raw)
-        model = folded_model(raw, MODEL_FOLDS[args.fold])
+        if args.out is not None:
+            weights = folded_weights(raw)
+            save_weights(args.out, weights, scale=OUR_POINTS_PER_LOGIT, source=args.model.name)
+            print(f"weights folded from {args.model.name} -> {args.out}")
+        if args.model_out is not None:
+            model = folded_model(raw, MODEL_FOLDS[args.fold])
+            args.model_out.write_bytes(lz4.frame.compress(model))
+            print(f"{args.model.name} with its {args.fold} folded -> {args.model_out}")
     except (OSError, RuntimeError, ValueError) as error:
         parser.error(f"{args.model}: {error}")
-    if args.out is not None:
-        save_weights(args.out, weights, scale=OUR_POINTS_PER_LOGIT, source=args.model.name)
-        print(f"weights folded from {args.model.name} -> {args.out}")
-    if args.model_out is not None:
-        args.model_out.write_bytes(lz4.frame.compress(model))
-        print(f"{args.model.name} with its {args.fold} folded -> {args.model_out}")
     return 0
 
 
