@@ -7,7 +7,7 @@ import numba
 import numpy as np
 from numba import njit
 
-from engine.kernel.patterns import B4, F3, F4, OL
+from engine.kernel.patterns import B4, F3, F3S, F4, OL
 from engine.kernel.signatures import I64
 from engine.kernel.state import I_RENJU, State
 
@@ -144,7 +144,7 @@ def _maybe_forbidden(st: State, i: int) -> bool:
         s = st.shape[0, d, i]
         if s == OL or s == F4:  # noqa: SIM109 (plain comparisons compile best)
             return True
-        if s == B4 or s == F3:  # noqa: SIM109
+        if s == B4 or s == F3 or s == F3S:  # noqa: SIM109
             strong += 1
     return strong >= 2
 

@@ -6,18 +6,26 @@ The shape of a point in one direction is what the line becomes if the side plays
     OL  # XXX.XX -> six       an overline that does not win under this rule
     F4  # .XX.X. -> .XXXX.    two points would then make five (open four)
     B4  # OXX.X. -> OXXXX.    one point would then make five (four)
-    F3  # ..X.X.. one more move makes an open four (open three)
+    F3S # ..XX_..             an open three two points would make an open four
+    F3  # .X.X_.              an open three one point would make an open four
     B3  # OX.X... one more move makes a four (closed three)
-    F2  # one more move makes an open three;  B2: one more move makes a closed three
+    F2B # ...X_...            an open two four points would make an open three
+    F2A # ..X._...            the same with three points
+    F2  # .X.._...            the same with one or two points
+    B2  # one more move makes a closed three
     F1  # one more move makes an open two;    B1: one more move makes a closed two
     DEAD  # no five through this point can ever be made in this line
 
-Only fives through the point itself count, and "five" follows the rule: exactly five in
-standard, and for black in renju. ``classify`` applies the definitions literally to a whole
-line; the compiled core instead looks shapes up in a table indexed by the ten cells around
-the point (five each side are enough: a five through the point spans at most four cells to
-one side, and exactness needs one more). ``build_table`` fills that table with ``classify``
-itself, and the tests check table lookups against ``classify`` on whole lines.
+The open twos and threes are split by how many ways they grow, as the classical model the
+shipped evaluation comes from splits them (``engine.tools.fold_weights``); the split
+shapes take numbers after the others, and ``COARSE_OF`` maps each shape to the one it
+splits from. Only fives through the point itself count, and "five" follows the rule:
+exactly five in standard, and for black in renju. ``classify`` applies the definitions
+literally to a whole line; the compiled core instead looks shapes up in a table indexed by
+the ten cells around the point (five each side are enough: a five through the point spans
+at most four cells to one side, and exactness needs one more). ``build_table`` fills that
+table with ``classify`` itself, and the tests check table lookups against ``classify`` on
+whole lines.
 
 Where five or more stones win, nothing needs that fifth cell: ``short_table`` keeps the
 eight inner cells' part of the table, sixteen times smaller (64 KB, so it stays in the
@@ -32,9 +40,14 @@ from pathlib import Path
 import numpy as np
 from numba import boolean, int8, int64, njit
 
-DEAD, B1, F1, B2, F2, B3, F3, B4, F4, F5, OL = range(11)
-PATTERN_NAMES = ("DEAD", "B1", "F1", "B2", "F2", "B3", "F3", "B4", "F4", "F5", "OL")
-NUM_PATTERNS = 11
+DEAD, B1, F1, B2, F2, B3, F3, B4, F4, F5, OL, F2A, F2B, F3S = range(14)
+PATTERN_NAMES: tuple[str, ...] = ("DEAD", "B1", "F1", "B2", "F2", "B3", "F3", "B4", "F4")
+PATTERN_NAMES += ("F5", "OL", "F2A", "F2B", "F3S")
+NUM_PATTERNS = 14
+# The shape each shape splits from (the open twos and open threes not told apart), and
+# how many such coarse shapes there are.
+COARSE_OF = (*range(11), F2, F2, F3)
+NUM_COARSE = 11
 
 EMPTY, OWN, OPPONENT, WALL = 0, 1, 2, 3
 HALF = 5  # cells looked at on each side of the point
@@ -111,7 +124,59 @@ def _best_after(line: np.ndarray, pos: int, exact: bool, moves: int, start: int)
 
 
 @njit(cache=True)
+def _placed_shape(line: np.ndarray, pos: int, exact: bool) -> int:
+    """The coarse shape through ``pos``, which already holds an own stone."""
+    length = _run_through(line, pos)
+    if length == 5 or (length > 5 and not exact):
+        return F5
+    if length > 5:
+        return OL
+    for extra in range(4):
+        best = _best_after(line, pos, exact, extra, 0)
+        if best > 0:
+            return (F4 if best >= 2 else B4) - 2 * extra
+    return DEAD
+
+
+@njit(cache=True)
+def _points_to(line: np.ndarray, pos: int, exact: bool, wanted: int) -> int:
+    """How many empty cells within four of ``pos`` (an own stone) would, taken by one
+    more own stone, turn the shape through ``pos`` into ``wanted``."""
+    n = line.shape[0]
+    count = 0
+    for q in range(max(0, pos - 4), min(n, pos + 5)):
+        if line[q] != EMPTY:
+            continue
+        line[q] = OWN
+        if _placed_shape(line, pos, exact) == wanted:
+            count += 1
+        line[q] = EMPTY
+    return count
+
+
+@njit(cache=True)
 def classify(line: np.ndarray, pos: int, exact: bool) -> int:
+    """Shape at empty ``pos`` with the open twos and open threes split by how many ways
+    they grow: an open three with two or more cells that make an open four is ``F3S``;
+    an open two with four or more cells that make an open three ``F2B``, three ``F2A``."""
+    shape = classify_coarse(line, pos, exact)
+    if shape == F3 or shape == F2:  # noqa: SIM109
+        line[pos] = OWN
+        if shape == F3:
+            if _points_to(line, pos, exact, F4) >= 2:
+                shape = F3S
+        else:
+            threes = _points_to(line, pos, exact, F3)
+            if threes >= 4:
+                shape = F2B
+            elif threes == 3:
+                shape = F2A
+        line[pos] = EMPTY
+    return shape
+
+
+@njit(cache=True)
+def classify_coarse(line: np.ndarray, pos: int, exact: bool) -> int:
     """Shape at empty ``pos`` for the side whose stones are ``OWN`` (1) in ``line``.
 
     ``line`` holds EMPTY, OWN, OPPONENT or WALL; it is restored before returning. With
@@ -187,7 +252,7 @@ def build_table(exact: bool) -> np.ndarray:
     """Shape of the centre point for ``OWN`` under every window key (cached on disk)."""
     if exact in _TABLES:
         return _TABLES[exact]
-    path = _cache_dir() / f"patterns_v2_{'exact' if exact else 'free'}.npy"
+    path = _cache_dir() / f"patterns_v3_{'exact' if exact else 'free'}.npy"
     table: np.ndarray | None = None
     if path.exists():
         try:

@@ -30,7 +30,10 @@ from engine.kernel.patterns import (
     DEAD,
     F1,
     F2,
+    F2A,
+    F2B,
     F3,
+    F3S,
     F4,
     F5,
     HALF,
@@ -77,6 +80,9 @@ SHAPE_VALUE[B4] = 60
 SHAPE_VALUE[F4] = 400
 SHAPE_VALUE[F5] = 4000
 SHAPE_VALUE[OL] = 0
+SHAPE_VALUE[F2A] = SHAPE_VALUE[F2]
+SHAPE_VALUE[F2B] = SHAPE_VALUE[F2]
+SHAPE_VALUE[F3S] = SHAPE_VALUE[F3]
 
 
 # Value of one shape in one direction for the MCTS playouts' move weights, and the bonus
@@ -89,6 +95,9 @@ PLAYOUT_SHAPE_VALUE[F3] = 20
 PLAYOUT_SHAPE_VALUE[B4] = 25
 PLAYOUT_SHAPE_VALUE[F4] = 200
 PLAYOUT_SHAPE_VALUE[F5] = 5000
+PLAYOUT_SHAPE_VALUE[F2A] = PLAYOUT_SHAPE_VALUE[F2]
+PLAYOUT_SHAPE_VALUE[F2B] = PLAYOUT_SHAPE_VALUE[F2]
+PLAYOUT_SHAPE_VALUE[F3S] = PLAYOUT_SHAPE_VALUE[F3]
 PLAYOUT_CLASS_BONUS = np.array([0, 0, 80, 0, 300, 300, 0], dtype=np.int32)
 
 
@@ -101,7 +110,7 @@ def combined_class(shapes: list[int]) -> int:
     """The class of a cell from its four line shapes: a five beats everything, then an
     open four or two fours, a four with an open three, a four, two open threes, one."""
     block4 = shapes.count(B4)
-    flex3 = shapes.count(F3)
+    flex3 = shapes.count(F3) + shapes.count(F3S)
     if F5 in shapes:
         return C_FIVE
     if F4 in shapes or block4 >= 2:
@@ -135,7 +144,7 @@ def _combo_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         cls = combined_class(shapes)
         value = sum(int(SHAPE_VALUE[s]) for s in shapes) + int(CLASS_BONUS[cls])
         # Two developing shapes in different lines reinforce each other.
-        developing = sum(1 for s in shapes if s in (F2, B3, F3))
+        developing = sum(1 for s in shapes if s in (F2, F2A, F2B, B3, F3, F3S))
         if developing >= 2:
             value += 20 * (developing - 1)
         values[index] = value
@@ -154,13 +163,13 @@ class Tables(NamedTuple):
 
     shapes: np.ndarray  # uint8[4**10], or uint8[4**8] where overlines win for both sides
     # (``patterns.short_table``): by window key, black's shape | white's shape << 4
-    combo_value: np.ndarray  # int32[11**4]
-    combo_class: np.ndarray  # int8[11**4]
-    playout_value: np.ndarray  # int32[11**4]: MCTS playout weight
+    combo_value: np.ndarray  # int32[14**4]
+    combo_class: np.ndarray  # int8[14**4]
+    playout_value: np.ndarray  # int32[14**4]: MCTS playout weight
     zobrist: np.ndarray  # int64[3, cells]
-    eval_cells: np.ndarray  # int32[11**4, 2]: cell weight to move / waiting (weights.py)
+    eval_cells: np.ndarray  # int32[14**4, 2]: cell weight to move / waiting (weights.py)
     eval_threats: np.ndarray  # int64[NUM_THREAT_TERMS]: side-to-move threat terms
-    combo_pack: np.ndarray  # int64[11**4]: ``eval_cells``, value and class (``pack_combos``)
+    combo_pack: np.ndarray  # int64[14**4]: ``eval_cells``, value and class (``pack_combos``)
     search: np.ndarray  # int64[NUM_SEARCH_PARAMS]: margins and counts (``search_params``)
     lmr: np.ndarray  # int64[LMR_DEPTHS, LMR_MOVES]: late-move reductions in plies
 

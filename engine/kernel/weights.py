@@ -3,11 +3,11 @@ one for the side to move and one for the side that waits, and a few side-to-move
 terms on top.
 
 A combination's value does not depend on which direction holds which shape, so the
-weights are kept per *canonical* combination (the four shapes sorted, 1001 of them) and
-expanded to the kernel's 11**4 combination indexes when loaded. The shipped weights,
-``engine/data/eval_weights.npz``, are one table for both sides folded from the cell values
-of Rapfi's classical model (released under CC0; ``engine.tools.fold_weights``), with the
-side to move's edge as a tempo term: an evaluation of attack material that leaves threats
+weights are kept per *canonical* combination (the four shapes sorted, 2,380 of them) and
+expanded to the kernel's 14**4 combination indexes when loaded. The shipped weights,
+``engine/data/eval_weights.npz``, are one table for both sides from the cell values of
+Rapfi's classical model (released under CC0; ``engine.tools.fold_weights``), with the side
+to move's edge as a tempo term: an evaluation of attack material that leaves threats
 to the search and its leaves' quiescence. ``engine.tools.tune`` fits weights of either
 form to training games; ``hand_weights`` are the hand-set values the evaluation used
 first, derived from the ordering values that ``tables`` passes in, and kept as the
@@ -24,7 +24,7 @@ from typing import NamedTuple, TypeVar
 
 import numpy as np
 
-from engine.kernel.patterns import NUM_PATTERNS
+from engine.kernel.patterns import COARSE_OF, NUM_COARSE, NUM_PATTERNS
 
 # Per-cell weights are kept in 1/WEIGHT_UNIT of a score point, so that sums over a
 # couple of hundred cells stay exact and the hand-set values are reproduced to the point.
@@ -48,7 +48,7 @@ _T = TypeVar("_T")
 
 
 def _canonical() -> tuple[np.ndarray, np.ndarray]:
-    """The canonical combinations (sorted shape quadruples) and, for each of the 11**4
+    """The canonical combinations (sorted shape quadruples) and, for each of the 14**4
     combination indexes, the number of its canonical combination."""
     quads = list(combinations_with_replacement(range(NUM_PATTERNS), 4))
     number: dict[tuple[int, ...], int] = {quad: n for n, quad in enumerate(quads)}
@@ -66,6 +66,21 @@ def _canonical() -> tuple[np.ndarray, np.ndarray]:
 
 CANONICAL_SHAPES, CANONICAL_OF = _canonical()
 NUM_CANONICAL = CANONICAL_SHAPES.shape[0]
+
+
+def _coarse_rows() -> np.ndarray:
+    """For each canonical combination, the number of its combination of coarse shapes
+    (open twos and open threes not split) among the sorted coarse quadruples."""
+    quads = list(combinations_with_replacement(range(NUM_COARSE), 4))
+    number: dict[tuple[int, ...], int] = {quad: n for n, quad in enumerate(quads)}
+    rows = np.zeros(NUM_CANONICAL, dtype=np.int64)
+    for n, quad in enumerate(CANONICAL_SHAPES):
+        rows[n] = number[tuple(sorted(int(COARSE_OF[int(s)]) for s in quad))]
+    return rows
+
+
+COARSE_ROWS = _coarse_rows()
+NUM_COARSE_CANONICAL = int(COARSE_ROWS.max()) + 1
 
 
 class EvalWeights(NamedTuple):
@@ -99,10 +114,14 @@ def save_weights(path: object, weights: EvalWeights, **meta: object) -> None:
 
 
 def load_weights(path: object) -> EvalWeights:
-    """Read weights written by ``save_weights``; a malformed file raises ``ValueError``."""
+    """Read weights written by ``save_weights``; a malformed file raises ``ValueError``.
+    Weights of the coarser shapes (``COARSE_ROWS``) give each split shape the weight of
+    the shape it splits from."""
     with np.load(path) as data:  # type: ignore[arg-type]
         cells = np.asarray(data["cells"], dtype=np.int64)
         threats = np.asarray(data["threats"], dtype=np.int64)
+    if cells.shape == (2, NUM_COARSE_CANONICAL):
+        cells = cells[:, COARSE_ROWS]
     if cells.shape != (2, NUM_CANONICAL) or threats.shape != (NUM_THREAT_TERMS,):
         raise ValueError(f"evaluation weights of the wrong shape: {cells.shape}, {threats.shape}")
     return EvalWeights(cells, threats)
@@ -143,6 +162,6 @@ def default_weights(combo_value: np.ndarray) -> EvalWeights:
 
 def expand(weights: EvalWeights) -> np.ndarray:
     """The per-cell weights by combination index, both roles side by side:
-    ``int32[11**4, 2]`` (column 0 to move, column 1 waiting), as ``Tables`` holds them."""
+    ``int32[14**4, 2]`` (column 0 to move, column 1 waiting), as ``Tables`` holds them."""
     table = weights.cells[:, CANONICAL_OF].T
     return np.ascontiguousarray(table, dtype=np.int32)

@@ -1,23 +1,31 @@
-"""Cell weights folded from a classical Rapfi model file, the evaluation the engine ships.
+"""Cell weights from a classical Rapfi model file, the evaluation the engine ships.
 
 Rapfi's authors release its weight files under CC0 (github.com/dhbloo/rapfi-networks,
 ``classical/model210901.bin``). Such a file is an LZ4 frame holding a double (its points a
 logit), then for each of four rules 2,380 int16 cell values, 2,048 int16 threat values and
 2,380 pairs of int16 move scores. A cell value belongs to a combination of the cell's four
-line shapes, one of the sorted quadruples of the file's 14 shapes; those shapes are ours
-with two finer splits (three kinds of open two, two kinds of open three), so each of our
-1,001 canonical combinations takes the mean of the file's combinations that fall into it,
+line shapes, one of the sorted quadruples of the file's 14 shapes; those are our shapes
+(``engine.kernel.patterns``), so each of our 2,380 canonical combinations takes its value,
 converted to our points a logit. One table serves both sides: such an evaluation leaves
 threats to the search (``engine.kernel.quiescence`` and the search above it), and the side
-to move's edge is the tempo term. Rebuild the shipped file with::
+to move's edge is the tempo term.
+
+``--carry`` takes over what a fit of the coarser evaluation learned (a weights file of
+1,001 combinations, the open twos and open threes not split, such as the table the engine
+shipped before it split them: ``tune --symmetric --mix 0 --prior shipped`` from the
+folded values): each combination also gets that fit's change to the folded value of its
+coarse combination, and the fit's threat terms replace the defaults. The shipped file::
 
     pip install lz4
-    python -m engine.tools.fold_weights model210901.bin --out engine/data/eval_weights.npz
+    git show 0448873:engine/data/eval_weights.npz > coarse-fit.npz
+    python -m engine.tools.fold_weights model210901.bin --carry coarse-fit.npz \
+        --out engine/data/eval_weights.npz
 
-``--model-out`` writes a model file for Rapfi itself with its cell values folded the same
-way (``--fold shapes``) or with only its open twos or open threes folded (``twos``,
-``threes``): put it in a copy of Rapfi's folder to play that variant against the stock
-build and measure what the finer shapes are worth to Rapfi's own search.
+``--model-out`` writes a model file for Rapfi itself with its cell values folded onto
+coarser shapes (``--fold shapes``: the open twos and the open threes not split) or with
+only its open twos or open threes folded (``twos``, ``threes``): put it in a copy of
+Rapfi's folder to play that variant against the stock build and measure what the finer
+shapes are worth to Rapfi's own search.
 """
 
 from __future__ import annotations
@@ -30,13 +38,16 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.kernel.patterns import B1, B2, B3, B4, DEAD, F1, F2, F3, F4, F5, OL
+from engine.kernel.patterns import B1, B2, B3, B4, DEAD, F1, F2, F2A, F2B, F3, F3S, F4, F5, OL
 from engine.kernel.tables import combo_index
 from engine.kernel.weights import (
     CANONICAL_OF,
+    COARSE_ROWS,
     NUM_CANONICAL,
     WEIGHT_UNIT,
     EvalWeights,
+    load_meta,
+    load_weights,
     save_weights,
 )
 
@@ -46,7 +57,7 @@ MODEL_THREATS = 2048
 MODEL_RULES = 4  # the first is freestyle
 # The model's shapes (dead, overline, closed one, open one, closed two, three open twos,
 # closed three, two open threes, closed four, open four, five) as ours.
-MODEL_TO_OURS = (DEAD, OL, B1, F1, B2, F2, F2, F2, B3, F3, F3, B4, F4, F5)
+MODEL_TO_OURS = (DEAD, OL, B1, F1, B2, F2, F2A, F2B, B3, F3, F3S, B4, F4, F5)
 # The model's finer shapes and the shape each folds into (model shape numbers): its open
 # twos (5, 6, 7) into one, its open threes (9, 10) into one, or both, as ours have them.
 MODEL_FOLDS: dict[str, dict[int, int]] = {
@@ -75,7 +86,7 @@ def read_model(raw: bytes) -> tuple[float, np.ndarray]:
 
 def fold(values: np.ndarray) -> np.ndarray:
     """Per-code values (in the model's order) as the mean per canonical combination of
-    ours: float64[NUM_CANONICAL]."""
+    ours (each is one of the model's): float64[NUM_CANONICAL]."""
     total = np.zeros(NUM_CANONICAL)
     count = np.zeros(NUM_CANONICAL)
     codes = combinations_with_replacement(range(MODEL_SHAPES), 4)
@@ -105,12 +116,30 @@ def folded_model(raw: bytes, merge: Mapping[int, int]) -> bytes:
     return raw[:8] + cells + raw[8 + len(cells) :]
 
 
-def folded_weights(raw: bytes) -> EvalWeights:
-    """Our weights from a decompressed classical model."""
+def coarse_mean(values: np.ndarray) -> np.ndarray:
+    """Per-combination values as the mean over each one's coarse combination (the open
+    twos and open threes not split), by combination: float64[NUM_CANONICAL]."""
+    total = np.bincount(COARSE_ROWS, weights=values)
+    count = np.bincount(COARSE_ROWS)
+    means: np.ndarray = np.asarray(total / count, dtype=np.float64)
+    spread: np.ndarray = means[COARSE_ROWS]
+    return spread
+
+
+def folded_weights(raw: bytes, carry: EvalWeights | None = None) -> EvalWeights:
+    """Our weights from a decompressed classical model, with what the fit ``carry`` (of
+    the coarser evaluation, expanded by ``load_weights``) changed carried over."""
     scale, values = read_model(raw)
     points = fold(values) * OUR_POINTS_PER_LOGIT / scale
     row = np.rint(points * WEIGHT_UNIT).astype(np.int64)
-    return EvalWeights(np.stack([row, row]), np.array(THREAT_TERMS, dtype=np.int64))
+    threats = np.array(THREAT_TERMS, dtype=np.int64)
+    if carry is not None:
+        if not np.array_equal(carry.cells[0], carry.cells[1]):
+            raise ValueError("the fit to carry over must be one table for both sides")
+        coarse = np.rint(coarse_mean(points) * WEIGHT_UNIT).astype(np.int64)
+        row = row + carry.cells[0] - coarse
+        threats = carry.threats.copy()
+    return EvalWeights(np.stack([row, row]), threats)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -119,6 +148,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("model", type=Path, help="a classical Rapfi model file")
     parser.add_argument("--out", type=Path, help="our weights file to write")
+    parser.add_argument(
+        "--carry", type=Path, help="a fit of the coarser evaluation to carry over (for --out)"
+    )
     parser.add_argument(
         "--model-out", type=Path, help="a model file for Rapfi to write, its cells folded"
     )
@@ -135,14 +167,19 @@ def main(argv: list[str] | None = None) -> int:
     try:
         raw = lz4.frame.decompress(args.model.read_bytes())
         if args.out is not None:
-            weights = folded_weights(raw)
-            save_weights(args.out, weights, scale=OUR_POINTS_PER_LOGIT, source=args.model.name)
-            print(f"weights folded from {args.model.name} -> {args.out}")
+            carry = load_weights(args.carry) if args.carry is not None else None
+            weights = folded_weights(raw, carry)
+            meta: dict[str, object] = {}
+            if args.carry is not None:
+                meta.update(load_meta(args.carry), carried=args.carry.name)
+            meta.update(scale=OUR_POINTS_PER_LOGIT, source=args.model.name)
+            save_weights(args.out, weights, **meta)
+            print(f"weights from {args.model.name} -> {args.out}")
         if args.model_out is not None:
             model = folded_model(raw, MODEL_FOLDS[args.fold])
             args.model_out.write_bytes(lz4.frame.compress(model))
             print(f"{args.model.name} with its {args.fold} folded -> {args.model_out}")
-    except (OSError, RuntimeError, ValueError) as error:
+    except (OSError, RuntimeError, ValueError, KeyError) as error:
         parser.error(f"{args.model}: {error}")
     return 0
 

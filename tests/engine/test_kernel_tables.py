@@ -11,12 +11,15 @@ from numba import njit
 from engine import Rule
 from engine.kernel.patterns import (
     B4,
+    COARSE_OF,
     EMPTY,
     F3,
+    F3S,
     F4,
     F5,
     HALF,
     NUM_PATTERNS,
+    OL,
     OPPONENT,
     OWN,
     SHORT_TABLE_SIZE,
@@ -113,7 +116,7 @@ def test_the_inner_key_drops_the_two_outer_cells() -> None:
 
 def _class_by_definition(shapes: list[int]) -> int:
     fours = sum(1 for s in shapes if s in (B4, F4))
-    threes = shapes.count(F3)
+    threes = shapes.count(F3) + shapes.count(F3S)
     if F5 in shapes:
         return C_FIVE
     if F4 in shapes or fours >= 2:
@@ -141,8 +144,12 @@ def test_every_combination_has_its_defined_class_and_weights() -> None:
         assert tables.combo_class[index] == klass, shapes
         weight = sum(int(PLAYOUT_SHAPE_VALUE[s]) for s in shapes) + PLAYOUT_CLASS_BONUS[klass]
         assert tables.playout_value[index] == weight
-    # Stronger shapes never weigh less in the playouts.
-    assert list(PLAYOUT_SHAPE_VALUE) == [*sorted(PLAYOUT_SHAPE_VALUE[:-1]), 0]
+    # Stronger shapes never weigh less in the playouts; a split shape weighs as the one it
+    # splits from.
+    assert list(PLAYOUT_SHAPE_VALUE[:OL]) == sorted(PLAYOUT_SHAPE_VALUE[:OL])
+    assert PLAYOUT_SHAPE_VALUE[OL] == 0
+    for shape in range(NUM_PATTERNS):
+        assert PLAYOUT_SHAPE_VALUE[shape] == PLAYOUT_SHAPE_VALUE[COARSE_OF[shape]]
 
 
 def test_the_rules_share_the_two_definitions_of_five() -> None:

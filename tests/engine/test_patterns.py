@@ -12,19 +12,25 @@ from engine.kernel import state as kstate
 from engine.kernel.patterns import (
     B3,
     B4,
+    COARSE_OF,
     DEAD,
     F1,
     F2,
+    F2A,
+    F2B,
     F3,
+    F3S,
     F4,
     F5,
     HALF,
+    NUM_PATTERNS,
     OL,
     OWN,
     PATTERN_NAMES,
     WALL,
     build_table,
     classify,
+    classify_coarse,
     key_slot,
     swap_colours,
 )
@@ -48,10 +54,15 @@ def shape_of(text: str, exact: bool = False) -> str:
         ("X.X_X.X", "F4", "F4"),  # two fours in one line: two points make five
         ("OXXX_.", "B4", "B4"),
         ("X.XX_.XX", "F4", "B4"),  # the right five would be a six under exact rules
-        ("..X_X..", "F3", "F3"),
+        ("..X_X..", "F3S", "F3S"),  # two points make an open four
+        ("O.X_X..", "F3", "F3"),  # one point does
         (".X_.X.", "F3", "F3"),
         ("|.X_X.|", "B3", "B3"),  # only five cells: never an open four
         ("OX_X...", "B3", "B3"),
+        ("...X_...", "F2B", "F2B"),  # four points make an open three
+        ("O..X_...", "F2A", "F2A"),  # three do
+        ("..X._...", "F2A", "F2A"),
+        (".X.._...", "F2", "F2"),  # two do
         ("..X_..", "F2", "F2"),
         ("O.X_..O", "B2", "B2"),
         ("..._...", "F1", "F1"),
@@ -184,6 +195,35 @@ def _check_combinations(state: kstate.State, tables: Tables, grid: np.ndarray) -
                 sums[side] += tables.eval_cells[combo]
     assert np.array_equal(counts, state.class_count)
     assert np.array_equal(sums, state.eval_sum)
+
+
+@njit
+def _coarse_mismatches(length: int, exact: bool) -> int:
+    """Every line of ``length`` cells over empty/own/opponent: the split shapes fall into
+    the shapes they split from."""
+    line = np.zeros(length, dtype=np.int8)
+    mismatches = 0
+    for code in range(3**length):
+        rest = code
+        for k in range(length):
+            line[k] = rest % 3
+            rest //= 3
+        for pos in range(length):
+            if line[pos] == 0:
+                fine = classify(line, pos, exact)
+                if COARSE[fine] != classify_coarse(line, pos, exact):
+                    mismatches += 1
+    return mismatches
+
+
+COARSE = np.array(COARSE_OF, dtype=np.int64)
+
+
+@pytest.mark.parametrize("exact", [False, True])
+def test_split_shapes_fall_into_their_coarse_shapes(exact: bool) -> None:
+    assert _coarse_mismatches(9, exact) == 0
+    assert len(COARSE_OF) == NUM_PATTERNS == len(PATTERN_NAMES)
+    assert [PATTERN_NAMES[COARSE_OF[s]] for s in (F2A, F2B, F3S)] == ["F2", "F2", "F3"]
 
 
 def test_shape_order_is_by_strength() -> None:

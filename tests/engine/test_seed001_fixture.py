@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.kernel.patterns import F3, F4, F5, classify
+from engine.kernel.patterns import COARSE_OF, F3, F4, F5, classify
 
 SEED_LINES = [
     [1, 0, 0, 1, 0, 2, 0, 1, 0, 1, 1, 0, 2, 0, 0],
@@ -54,7 +54,8 @@ def count_shapes(line: list[int]) -> list[int]:
         only = np.array(
             [1 if i in stones else (2 if line[i] == 2 else 0) for i in range(n)], dtype=np.int8
         )
-        shapes = {i: classify(only, i, False) for i in range(n) if only[i] == 0}
+        # The open twos and threes' finer kinds count as the shape they split from.
+        shapes = {i: COARSE_OF[classify(only, i, False)] for i in range(n) if only[i] == 0}
         best = max(shapes.values(), default=0)
         size = len(stones)
         if size >= 5:

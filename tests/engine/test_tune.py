@@ -4,12 +4,14 @@ run end to end on a few games."""
 
 from __future__ import annotations
 
+from itertools import combinations_with_replacement
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from engine.kernel.evaluation import evaluate
+from engine.kernel.patterns import F2, F2A, F2B, F3, F3S, NUM_COARSE
 from engine.kernel.scores import MATE_BOUND
 from engine.kernel.state import (
     I_ROOT_COLOR,
@@ -19,7 +21,14 @@ from engine.kernel.state import (
     point_index,
     side_to_move,
 )
-from engine.kernel.tables import C_FIVE, C_FLEX4, COMBO_VALUE, rule_tables, with_weights
+from engine.kernel.tables import (
+    C_FIVE,
+    C_FLEX4,
+    COMBO_VALUE,
+    combo_index,
+    rule_tables,
+    with_weights,
+)
 from engine.kernel.weights import (
     CANONICAL_OF,
     NUM_CANONICAL,
@@ -63,9 +72,10 @@ def test_shipped_weights_load_and_are_what_the_kernel_evaluates_with() -> None:
 def test_weights_depend_only_on_the_set_of_shapes() -> None:
     assert CANONICAL_OF.max() == NUM_CANONICAL - 1
     # Shapes (a, b, c, d) in any order of directions share one canonical combination.
-    index = ((3 * 11 + 6) * 11 + 0) * 11 + 9
-    swapped = ((9 * 11 + 0) * 11 + 6) * 11 + 3
+    index = combo_index(3, 6, 0, F3S)
+    swapped = combo_index(F3S, 0, 6, 3)
     assert CANONICAL_OF[index] == CANONICAL_OF[swapped]
+    assert CANONICAL_OF[index] != CANONICAL_OF[combo_index(3, 6, 0, F3)]
 
 
 def test_saved_weights_load_back(tmp_path: Path) -> None:
@@ -79,6 +89,24 @@ def test_saved_weights_load_back(tmp_path: Path) -> None:
     np.savez(bad, cells=np.zeros((2, 5), dtype=np.int32), threats=np.zeros(3, dtype=np.int32))
     with pytest.raises(ValueError, match="wrong shape"):
         load_weights(bad)
+
+
+def test_coarse_weights_load_onto_the_split_shapes(tmp_path: Path) -> None:
+    """A file of the evaluation before the open twos and threes were split gives each
+    split shape the weight of the shape it splits from."""
+    coarse_quads = list(combinations_with_replacement(range(NUM_COARSE), 4))
+    cells = np.zeros((2, len(coarse_quads)), dtype=np.int64)
+    cells[0, coarse_quads.index((0, 0, F2, F3))] = 640
+    cells[1, coarse_quads.index((0, 0, 0, F2))] = -64
+    path = tmp_path / "coarse.npz"
+    save_weights(path, EvalWeights(cells, np.arange(NUM_THREAT_TERMS, dtype=np.int64)))
+    loaded = load_weights(path)
+    assert loaded.cells.shape == (2, NUM_CANONICAL)
+    for two in (F2, F2A, F2B):
+        for three in (F3, F3S):
+            assert loaded.cells[0, CANONICAL_OF[combo_index(0, 0, two, three)]] == 640
+        assert loaded.cells[1, CANONICAL_OF[combo_index(0, 0, 0, two)]] == -64
+    assert int(np.abs(loaded.cells).sum()) == 640 * 6 + 64 * 3
 
 
 def _evaluations(game: tune_data.GameRecord, weights: EvalWeights) -> list[int]:
