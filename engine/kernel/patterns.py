@@ -134,6 +134,7 @@ def _placed_shape(line: np.ndarray, pos: int, exact: bool) -> int:
     for extra in range(4):
         best = _best_after(line, pos, exact, extra, 0)
         if best > 0:
+            # extra 0 -> F4/B4, 1 -> F3/B3, 2 -> F2/B2, 3 -> F1/B1
             return (F4 if best >= 2 else B4) - 2 * extra
     return DEAD
 
@@ -159,44 +160,32 @@ def classify(line: np.ndarray, pos: int, exact: bool) -> int:
     """Shape at empty ``pos`` with the open twos and open threes split by how many ways
     they grow: an open three with two or more cells that make an open four is ``F3S``;
     an open two with four or more cells that make an open three ``F2B``, three ``F2A``."""
-    shape = classify_coarse(line, pos, exact)
-    if shape == F3 or shape == F2:  # noqa: SIM109
-        line[pos] = OWN
-        if shape == F3:
-            if _points_to(line, pos, exact, F4) >= 2:
-                shape = F3S
-        else:
-            threes = _points_to(line, pos, exact, F3)
-            if threes >= 4:
-                shape = F2B
-            elif threes == 3:
-                shape = F2A
-        line[pos] = EMPTY
+    line[pos] = OWN
+    shape = _placed_shape(line, pos, exact)
+    if shape == F3:
+        if _points_to(line, pos, exact, F4) >= 2:
+            shape = F3S
+    elif shape == F2:
+        threes = _points_to(line, pos, exact, F3)
+        if threes >= 4:
+            shape = F2B
+        elif threes == 3:
+            shape = F2A
+    line[pos] = EMPTY
     return shape
 
 
 @njit(cache=True)
 def classify_coarse(line: np.ndarray, pos: int, exact: bool) -> int:
-    """Shape at empty ``pos`` for the side whose stones are ``OWN`` (1) in ``line``.
+    """Shape at empty ``pos`` for the side whose stones are ``OWN`` (1) in ``line``, the
+    open twos and open threes not split.
 
     ``line`` holds EMPTY, OWN, OPPONENT or WALL; it is restored before returning. With
     ``exact`` only exactly five counts as a five."""
     line[pos] = OWN
-    length = _run_through(line, pos)
-    result = DEAD
-    if length == 5 or (length > 5 and not exact):
-        result = F5
-    elif length > 5:
-        result = OL
-    else:
-        for extra in range(4):
-            best = _best_after(line, pos, exact, extra, 0)
-            if best > 0:
-                # extra 0 -> F4/B4, 1 -> F3/B3, 2 -> F2/B2, 3 -> F1/B1
-                result = (F4 if best >= 2 else B4) - 2 * extra
-                break
+    shape = _placed_shape(line, pos, exact)
     line[pos] = EMPTY
-    return result
+    return shape
 
 
 @njit(cache=True)

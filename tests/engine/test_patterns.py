@@ -87,15 +87,20 @@ def _window_key(line: np.ndarray, pos: int) -> int:
 
 
 @njit
+def _fill_line(line: np.ndarray, code: int) -> None:
+    """The line numbered ``code`` in base 3 (empty/own/opponent), its first cell lowest."""
+    for k in range(line.shape[0]):
+        line[k] = code % 3
+        code //= 3
+
+
+@njit
 def _count_mismatches(length: int, table: np.ndarray, exact: bool) -> int:
     """Every line of ``length`` cells over empty/own/opponent: table vs. definitions."""
     line = np.zeros(length, dtype=np.int8)
     mismatches = 0
     for code in range(3**length):
-        rest = code
-        for k in range(length):
-            line[k] = rest % 3
-            rest //= 3
+        _fill_line(line, code)
         for pos in range(length):
             if line[pos] != 0:
                 continue
@@ -204,10 +209,7 @@ def _coarse_mismatches(length: int, exact: bool) -> int:
     line = np.zeros(length, dtype=np.int8)
     mismatches = 0
     for code in range(3**length):
-        rest = code
-        for k in range(length):
-            line[k] = rest % 3
-            rest //= 3
+        _fill_line(line, code)
         for pos in range(length):
             if line[pos] == 0:
                 fine = classify(line, pos, exact)
