@@ -27,13 +27,11 @@ from engine.kernel.patterns import (
     B2,
     B3,
     B4,
+    COARSE_OF,
     DEAD,
     F1,
     F2,
-    F2A,
-    F2B,
     F3,
-    F3S,
     F4,
     F5,
     HALF,
@@ -80,9 +78,8 @@ SHAPE_VALUE[B4] = 60
 SHAPE_VALUE[F4] = 400
 SHAPE_VALUE[F5] = 4000
 SHAPE_VALUE[OL] = 0
-SHAPE_VALUE[F2A] = SHAPE_VALUE[F2]
-SHAPE_VALUE[F2B] = SHAPE_VALUE[F2]
-SHAPE_VALUE[F3S] = SHAPE_VALUE[F3]
+# A split open two or open three takes the value of the shape it splits from.
+SHAPE_VALUE[:] = SHAPE_VALUE[list(COARSE_OF)]
 
 
 # Value of one shape in one direction for the MCTS playouts' move weights, and the bonus
@@ -95,9 +92,7 @@ PLAYOUT_SHAPE_VALUE[F3] = 20
 PLAYOUT_SHAPE_VALUE[B4] = 25
 PLAYOUT_SHAPE_VALUE[F4] = 200
 PLAYOUT_SHAPE_VALUE[F5] = 5000
-PLAYOUT_SHAPE_VALUE[F2A] = PLAYOUT_SHAPE_VALUE[F2]
-PLAYOUT_SHAPE_VALUE[F2B] = PLAYOUT_SHAPE_VALUE[F2]
-PLAYOUT_SHAPE_VALUE[F3S] = PLAYOUT_SHAPE_VALUE[F3]
+PLAYOUT_SHAPE_VALUE[:] = PLAYOUT_SHAPE_VALUE[list(COARSE_OF)]
 PLAYOUT_CLASS_BONUS = np.array([0, 0, 80, 0, 300, 300, 0], dtype=np.int32)
 
 
@@ -109,8 +104,9 @@ def combo_index(s0: int, s1: int, s2: int, s3: int) -> int:
 def combined_class(shapes: list[int]) -> int:
     """The class of a cell from its four line shapes: a five beats everything, then an
     open four or two fours, a four with an open three, a four, two open threes, one."""
-    block4 = shapes.count(B4)
-    flex3 = shapes.count(F3) + shapes.count(F3S)
+    coarse = [COARSE_OF[s] for s in shapes]
+    block4 = coarse.count(B4)
+    flex3 = coarse.count(F3)
     if F5 in shapes:
         return C_FIVE
     if F4 in shapes or block4 >= 2:
@@ -144,7 +140,7 @@ def _combo_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         cls = combined_class(shapes)
         value = sum(int(SHAPE_VALUE[s]) for s in shapes) + int(CLASS_BONUS[cls])
         # Two developing shapes in different lines reinforce each other.
-        developing = sum(1 for s in shapes if s in (F2, F2A, F2B, B3, F3, F3S))
+        developing = sum(1 for s in shapes if COARSE_OF[s] in (F2, B3, F3))
         if developing >= 2:
             value += 20 * (developing - 1)
         values[index] = value
