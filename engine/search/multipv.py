@@ -34,6 +34,7 @@ from engine.kernel.scores import INF, MATE
 from engine.kernel.state import I_STOPPED, State, index_point, point_index
 from engine.kernel.tables import Tables
 from engine.kernel.tt import Tt
+from engine.search.aspiration import widened
 from engine.search.limit import Limit
 from engine.search.result import MATE_BOUND, PvLine, SearchResult
 
@@ -146,17 +147,15 @@ class MultiPvSearch:
         """One root search at ``depth`` inside an aspiration ``window``, widened on a
         fail; the score and whether the search was stopped."""
         state = self.state
-        alpha, beta = window
+        spread = self.deepening.aspiration_window
         while True:
+            alpha, beta = window
             value = int(search_root(state, self.tables, memory.tt, memory.hs, depth, alpha, beta))
             if state.info[I_STOPPED]:
                 return value, True
-            if value <= alpha:
-                alpha = -INF
-            elif value >= beta:
-                beta = INF
-            else:
+            if alpha < value < beta:
                 return value, False
+            window, spread = widened(value, window, spread)
 
     def _skip(self, move: Point) -> None:
         hs = self.others.hs

@@ -22,7 +22,7 @@ from engine.kernel.heuristics import Heuristics, age_heuristics, new_heuristics
 from engine.kernel.movepick import generate
 from engine.kernel.pv_walk import extend_root_pv
 from engine.kernel.pvs import search_root
-from engine.kernel.scores import INF, MATE
+from engine.kernel.scores import MATE
 from engine.kernel.search_params import check_params
 from engine.kernel.state import (
     I_DEFENCE,
@@ -48,6 +48,7 @@ from engine.kernel.threats import (
     root_vct,
 )
 from engine.kernel.tt import Tt, new_tt
+from engine.search.aspiration import ASPIRATION_WINDOW, first_window, widened
 from engine.search.helpers import MAX_THREADS, HelperThreads
 from engine.search.limit import Limit
 from engine.search.multipv import MAX_MULTIPV, Deepening, Memory, MultiPvSearch
@@ -74,7 +75,6 @@ def _timed_nodes(limit: Limit, most: int, per_second: int, least: int = 0) -> in
     return int(min(most, max(least, limit.time * per_second)))
 
 
-ASPIRATION_WINDOW = 80
 MAX_DEPTH = 60
 # Threat search at the root: its node budget, its nodes a second of a time limit (a VCT
 # node can cost tens of microseconds), and the least time a move must have.
@@ -262,23 +262,20 @@ class Searcher:
         max_depth = min(limit.depth or MAX_DEPTH, MAX_DEPTH)
         score = 0
         for depth in range(1, max_depth + 1):
-            if depth >= 3 and best is not None and abs(score) < MATE_BOUND:
-                alpha, beta = score - ASPIRATION_WINDOW, score + ASPIRATION_WINDOW
-            else:
-                alpha, beta = -INF, INF
+            window = first_window(score if best is not None else None, depth)
+            spread = ASPIRATION_WINDOW
             # A window that failed high found a move better than the last iteration's.
             raised: tuple[int, list[Point]] | None = None
             while True:
+                alpha, beta = window
                 value = int(search_root(state, tables, tt, hs, depth, alpha, beta))
                 if state.info[I_STOPPED]:
                     break
-                if value <= alpha:
-                    alpha = -INF
-                elif value >= beta:
-                    beta = INF
+                if value >= beta:
                     raised = (value, self._root_pv(state, tables, tt, hs, depth))
-                else:
+                elif value > alpha:
                     break
+                window, spread = widened(value, window, spread)
             stopped = bool(state.info[I_STOPPED])
             pv = self._root_pv(state, tables, tt, hs, depth)
             if not pv:
