@@ -30,11 +30,11 @@ from engine.game.points import Point
 from engine.kernel.heuristics import Heuristics, clear_heuristics
 from engine.kernel.pv_walk import extend_root_pv
 from engine.kernel.pvs import search_root
-from engine.kernel.scores import INF, MATE
+from engine.kernel.scores import MATE
 from engine.kernel.state import I_STOPPED, State, index_point, point_index
 from engine.kernel.tables import Tables
 from engine.kernel.tt import Tt
-from engine.search.aspiration import widened
+from engine.search.aspiration import ASPIRATION_WINDOW, first_window, widened
 from engine.search.limit import Limit
 from engine.search.result import MATE_BOUND, PvLine, SearchResult
 
@@ -48,7 +48,6 @@ MAX_MULTIPV = 8
 class Deepening:
     """The searcher's iterative-deepening settings, shared with the single-PV search."""
 
-    aspiration_window: int
     time_share: float  # past this share of the time budget no new iteration starts
     max_depth: int
 
@@ -104,11 +103,7 @@ class MultiPvSearch:
                 self._skip_only(line.move for line in fixed)
                 for k in range(wanted):
                     guess = previous[k].score if k < len(previous) else None
-                    if depth >= 3 and guess is not None and abs(guess) < MATE_BOUND:
-                        spread = self.deepening.aspiration_window
-                        window = (guess - spread, guess + spread)
-                    else:
-                        window = (-INF, INF)
+                    window = first_window(guess, depth)
                     # The first line searches as a single-PV search would.
                     memory = self.first if k == 0 and not fixed else self.others
                     value, stopped = self._search_root(memory, depth, window)
@@ -147,7 +142,7 @@ class MultiPvSearch:
         """One root search at ``depth`` inside an aspiration ``window``, widened on a
         fail; the score and whether the search was stopped."""
         state = self.state
-        spread = self.deepening.aspiration_window
+        spread = ASPIRATION_WINDOW
         while True:
             alpha, beta = window
             value = int(search_root(state, self.tables, memory.tt, memory.hs, depth, alpha, beta))

@@ -233,7 +233,7 @@ class Searcher:
             self._helpers.run(state, tables, tt, self._stop_flag, max_depth)
         try:
             if self.multipv > 1:
-                deepening = Deepening(ASPIRATION_WINDOW, ITERATION_TIME_SHARE, MAX_DEPTH)
+                deepening = Deepening(ITERATION_TIME_SHARE, MAX_DEPTH)
                 first, others = Memory(tt, hs), self._other_lines_memory(state)
                 search = MultiPvSearch(self, state, tables, first, others, deepening)
                 return search.run(board, limit, start, self.multipv)
