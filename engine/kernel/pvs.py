@@ -70,10 +70,13 @@ from engine.kernel.tt import TT_EXACT, TT_LOWER, TT_UPPER, Tt, table_key, tt_sto
 #   every move but our fours is searched a ply shallower: the node will most likely fail
 #   high;
 # - null move: searched NULL_REDUCTION plies shallower, plus depth / NULL_DEPTH_DIVISOR.
+# - distract prune: up to DISTRACT_DEPTH, under a threat of the opponent's, moves far from
+#   both sides' last stones that block none of its fours are not searched.
 PROBCUT_DEPTH = 6
 PROBCUT_MOVES = 3
 PROBCUT_REDUCTION = 3
 NULL_DEPTH_DIVISOR = 5
+DISTRACT_DEPTH = 4
 
 
 @njit(cache=True, inline="always")
@@ -103,6 +106,19 @@ def _drop_root_skips(hs: Heuristics, count: int) -> int:
             moves[kept] = moves[n]
             kept += 1
     return kept
+
+
+@njit(cache=True, inline="always")
+def _far_from(st: State, back: int, owner: int, x: int, y: int) -> bool:
+    """Whether the stone placed ``back`` plies ago is ``owner``'s and lies more than four
+    cells from ``(x, y)`` along the longer axis; False when there is none (a null move)."""
+    k = st.info[I_PLY] - back
+    if k < 0:
+        return False
+    cell = st.stack[k]
+    if st.cells[cell] != owner:
+        return False
+    return max(abs(st.column[cell] - x), abs(st.row[cell] - y)) > 4
 
 
 @njit(cache=True, inline="always")
@@ -210,6 +226,11 @@ def pvs(
                 return MATE - ply - win
         return quiescence(st, tb, hs, alpha, beta, ply, 0)
 
+    # The grandchildren's killers start empty: a killer is then a refutation found under
+    # this node's other children, not one left by another part of the tree.
+    hs.killers[ply + 2, 0] = 0
+    hs.killers[ply + 2, 1] = 0
+
     # Step 5. Pruning before the moves, off the principal variation. Reverse futility: a
     # shallow node whose static score stands a margin per ply above beta fails high at
     # once, unless the opponent has an open three to answer or a four-three to make (a
@@ -301,6 +322,14 @@ def pvs(
         and st.class_count[op, C_BLOCK4_FLEX3] == 0
         and static - tb.search[P_FHR_MARGIN] * depth >= beta
     )
+    # Distract prune: under a threat of the opponent's (an open three or a four-three to
+    # make), a move near the leaves that blocks none of its fours and lies far from both
+    # sides' last stones only puts the answer off; it is not searched.
+    distracted = (
+        (defending or st.class_count[op, C_BLOCK4_FLEX3] > 0)
+        and depth <= DISTRACT_DEPTH
+        and ply > 0
+    )
     futile = False
     if not pv_node and not defending and 1 <= depth <= 3 and ply > 0:
         futile = static + tb.search[P_FUTILITY_1 + depth - 1] <= alpha
@@ -324,6 +353,15 @@ def pvs(
                 continue
             if futile:
                 continue
+        if (
+            distracted
+            and n > 0
+            and best > -MATE_BOUND
+            and theirs < C_BLOCK4
+            and _far_from(st, 1, 3 - color, st.column[move], st.row[move])
+            and _far_from(st, 2, color, st.column[move], st.row[move])
+        ):
+            continue
         place(st, tb, move, color)
         _prefetch_child(st, tt, color)
         child = depth - 2 if likely_high and mine < C_BLOCK4 else depth - 1
