@@ -43,6 +43,7 @@ from engine.kernel.state import (
     place,
     remove,
     side_to_move,
+    stone_back,
 )
 from engine.kernel.tables import (
     C_BLOCK4,
@@ -109,14 +110,10 @@ def _drop_root_skips(hs: Heuristics, count: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def _far_from(st: State, back: int, owner: int, x: int, y: int) -> bool:
-    """Whether the stone placed ``back`` plies ago is ``owner``'s and lies more than four
-    cells from ``(x, y)`` along the longer axis; False when there is none (a null move)."""
-    k = st.info[I_PLY] - back
-    if k < 0:
-        return False
-    cell = st.stack[k]
-    if st.cells[cell] != owner:
+def _far_from(st: State, cell: int, x: int, y: int) -> bool:
+    """Whether ``cell`` (a stone, or -1 for none) lies more than four cells from
+    ``(x, y)`` along the longer axis; False when there is no stone."""
+    if cell < 0:
         return False
     return max(abs(st.column[cell] - x), abs(st.row[cell] - y)) > 4
 
@@ -330,6 +327,8 @@ def pvs(
         and depth <= DISTRACT_DEPTH
         and ply > 0
     )
+    their_last = stone_back(st, 1, 3 - color) if distracted else -1
+    my_last = stone_back(st, 2, color) if distracted else -1
     futile = False
     if not pv_node and not defending and 1 <= depth <= 3 and ply > 0:
         futile = static + tb.search[P_FUTILITY_1 + depth - 1] <= alpha
@@ -358,8 +357,8 @@ def pvs(
             and n > 0
             and best > -MATE_BOUND
             and theirs < C_BLOCK4
-            and _far_from(st, 1, 3 - color, st.column[move], st.row[move])
-            and _far_from(st, 2, color, st.column[move], st.row[move])
+            and _far_from(st, their_last, st.column[move], st.row[move])
+            and _far_from(st, my_last, st.column[move], st.row[move])
         ):
             continue
         place(st, tb, move, color)

@@ -12,7 +12,6 @@ from engine.kernel.scores import MATE
 from engine.kernel.signatures import HEURISTICS_T, I64, STATE_T, TABLES_T
 from engine.kernel.state import (
     I_NODES,
-    I_PLY,
     I_RENJU,
     I_STRIDE,
     MAX_PLY,
@@ -23,6 +22,7 @@ from engine.kernel.state import (
     place,
     remove,
     side_to_move,
+    stone_back,
 )
 from engine.kernel.tables import C_BLOCK4, C_BLOCK4_FLEX3, C_FIVE, Tables
 from engine.kernel.threats import five_point_after_four
@@ -92,12 +92,10 @@ def quiescence(
     # of ours, and then every four is near enough).
     lx = -1
     ly = -1
-    last_ply = st.info[I_PLY] - 2
-    if last_ply >= 0:
-        last = st.stack[at(last_ply)]
-        if st.cells[at(last)] == color:
-            lx = st.column[at(last)]
-            ly = st.row[at(last)]
+    last = stone_back(st, 2, color)
+    if last >= 0:
+        lx = st.column[at(last)]
+        ly = st.row[at(last)]
     moves = hs.moves[ply]
     count = 0
     stride = st.info[I_STRIDE]

@@ -416,3 +416,16 @@ def init_walls(st: State, tb: Tables) -> None:
 def side_to_move(st: State) -> int:
     """1 (black) or 2 (white): black moves at even plies."""
     return 1 + (st.info[I_PLY] & 1)
+
+
+@njit(cache=True, inline="always")
+def stone_back(st: State, back: int, owner: int) -> int:
+    """The cell of the stone placed ``back`` plies ago when it is ``owner``'s, else -1
+    (before the first stone, or a stale stack entry left by a null move)."""
+    k = st.info[I_PLY] - back
+    if k < 0:
+        return -1
+    cell = int(st.stack[at(k)])
+    if st.cells[at(cell)] != owner:
+        return -1
+    return cell

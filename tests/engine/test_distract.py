@@ -7,7 +7,16 @@ import pytest
 
 from engine import Board, Limit, Searcher
 from engine.kernel.pvs import _far_from
-from engine.kernel.state import I_PLY, State, init_walls, new_state, place, point_index, remove
+from engine.kernel.state import (
+    I_PLY,
+    State,
+    init_walls,
+    new_state,
+    place,
+    point_index,
+    remove,
+    stone_back,
+)
 from engine.kernel.tables import rule_tables
 from engine.search.result import MATE_BOUND
 
@@ -24,7 +33,7 @@ def setup(stones: list[tuple[int, int, int]]) -> State:
 
 def far(st: State, back: int, owner: int, x: int, y: int) -> bool:
     i = point_index(st, x, y)
-    return bool(_far_from(st, back, owner, int(st.column[i]), int(st.row[i])))
+    return bool(_far_from(st, stone_back(st, back, owner), int(st.column[i]), int(st.row[i])))
 
 
 def test_distance_is_from_the_owners_stone_along_the_longer_axis() -> None:
@@ -42,6 +51,9 @@ def test_distance_is_from_the_owners_stone_along_the_longer_axis() -> None:
 
 def test_no_stone_of_the_owner_there_is_never_far() -> None:
     st = setup([(7, 7, 1), (7, 8, 2), (2, 2, 1)])
+    assert stone_back(st, 1, 1) == point_index(st, 2, 2)
+    assert stone_back(st, 2, 2) == point_index(st, 7, 8)
+    assert stone_back(st, 1, 2) == -1
     assert not far(st, 1, 2, 14, 14)  # the last stone is black's, not white's
     assert not far(st, 4, 1, 14, 14)  # before the first stone
     # After a null move the ply moves on without a stone: the entry left on the stack
@@ -50,6 +62,7 @@ def test_no_stone_of_the_owner_there_is_never_far() -> None:
     place(st, tables, point_index(st, 12, 12), 2)
     remove(st, tables)
     st.info[I_PLY] += 1
+    assert stone_back(st, 1, 2) == -1
     assert not far(st, 1, 2, 0, 0)
     st.info[I_PLY] -= 1
 
