@@ -193,6 +193,7 @@ def pvs(
     tt_move = -1
     tt_depth = -64
     tt_score = 0
+    tt_flag = 0
     data = tt.slots[slot, 1]
     if tt.slots[slot, 0] ^ data == key:
         tt_move = int(data & 0xFFFF) - 1
@@ -240,7 +241,22 @@ def pvs(
     defending = st.class_count[op, C_FLEX4] > 0
     pv_node = beta - alpha > 1
     # Only non-PV nodes below the root that answer no open three use the static score.
-    static = evaluate(st, tb) if not pv_node and ply > 0 and not defending else 0
+    takes_static = not pv_node and ply > 0 and not defending
+    static = evaluate(st, tb) if takes_static else 0
+    # A table entry's score is the better estimate where its bound lies beyond the static
+    # score (a lower bound above it, an upper bound below it, or an exact score); reverse
+    # futility, the null move, the fail-high reduction and futility then read it.
+    if (
+        takes_static
+        and tt_flag != 0
+        and abs(tt_score) < MATE_BOUND
+        and (
+            tt_flag == TT_EXACT
+            or (tt_flag == TT_LOWER and tt_score > static)
+            or (tt_flag == TT_UPPER and tt_score < static)
+        )
+    ):
+        static = tt_score
     prunable = not pv_node and ply > 0 and beta < MATE_BOUND
     if (
         prunable

@@ -91,7 +91,9 @@ def test_the_search_reads_them() -> None:
     reduced = Searcher(params={"lmr_base": 250, "lmp_3": 2, "lmp_4": 2}).search(
         board, Limit(depth=8)
     )
-    assert reduced.nodes < plain.nodes
+    # Pruning more does not always make a smaller tree (a fail low may search again), but
+    # the tree changes.
+    assert (reduced.nodes, reduced.score) != (plain.nodes, plain.score)
     tempo = Searcher(params={"tempo": 0}).search(board, Limit(depth=8))
     assert tempo.nodes != plain.nodes or tempo.score != plain.score
 
