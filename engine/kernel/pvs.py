@@ -58,7 +58,8 @@ from engine.kernel.threats import LEAF_VCF_DEPTH, LEAF_VCF_NODES, capped_vcf
 from engine.kernel.tt import TT_EXACT, TT_LOWER, TT_UPPER, Tt, table_key, tt_store
 
 # The margins, counts and reductions below are read from ``tb.search`` and ``tb.lmr``
-# (``engine.kernel.search_params``, whose defaults are the shipped search):
+# (``engine.kernel.search_params``, whose defaults are the shipped search). "The static
+# score" is the evaluation, or the table's score where its bound lies beyond it:
 # - move-count pruning: at depth d <= 4 (non-PV) quiet moves after the first LMP_d go;
 # - futility: at depth d <= 3 (non-PV) quiet moves go when the static score + margin_d
 #   <= alpha;
