@@ -23,6 +23,9 @@ from engine.kernel.tables import C_BLOCK4_FLEX3, C_FLEX4, Tables, rule_tables
 from engine.kernel.tt import TT_EXACT, TT_LOWER, TT_UPPER, new_tt, table_key, tt_store
 from engine.tools.bench_positions import bench_boards
 
+# Reverse futility's margin a ply, as shipped.
+MARGIN = int(rule_tables("freestyle", 15).search[P_RFP_MARGIN])
+
 
 def _node(flag: int, offset: int) -> tuple[int, int, int]:
     """Search ``quiet-17`` at depth 1 below the root with a null window well above its
@@ -45,22 +48,20 @@ def _node(flag: int, offset: int) -> tuple[int, int, int]:
     tt = new_tt(4)
     if flag:
         tt_store(tt, table_key(state, color), -1, 0, flag, static + offset, 1)
-    beta = static + 3 * int(tables.search[P_RFP_MARGIN])
+    beta = static + 3 * MARGIN
     hs = new_heuristics(state.cells.shape[0])
     score = int(pvs(state, tables, tt, hs, 1, beta - 1, beta, 1))
     return score, int(state.info[I_NODES]), static
 
 
 def test_a_lower_bound_above_the_static_score_fails_high_at_once() -> None:
-    margin = int(rule_tables("freestyle", 15).search[P_RFP_MARGIN])
-    score, nodes, static = _node(TT_LOWER, 10 * margin)
-    assert (score, nodes) == (static + 10 * margin, 1)
+    score, nodes, static = _node(TT_LOWER, 10 * MARGIN)
+    assert (score, nodes) == (static + 10 * MARGIN, 1)
 
 
 def test_an_exact_score_stands_in_too() -> None:
-    margin = int(rule_tables("freestyle", 15).search[P_RFP_MARGIN])
-    score, nodes, static = _node(TT_EXACT, 10 * margin)
-    assert (score, nodes) == (static + 10 * margin, 1)
+    score, nodes, static = _node(TT_EXACT, 10 * MARGIN)
+    assert (score, nodes) == (static + 10 * MARGIN, 1)
 
 
 @pytest.mark.parametrize(
@@ -71,10 +72,9 @@ def test_an_exact_score_stands_in_too() -> None:
     ],
 )
 def test_otherwise_the_node_is_searched(flag: int, why: str) -> None:
-    margin = int(rule_tables("freestyle", 15).search[P_RFP_MARGIN])
-    score, nodes, static = _node(flag, 10 * margin)
+    score, nodes, static = _node(flag, 10 * MARGIN)
     assert nodes > 1, why
-    assert score != static + 10 * margin, why
+    assert score != static + 10 * MARGIN, why
 
 
 def test_a_mate_score_in_the_table_is_not_taken_for_an_estimate() -> None:
