@@ -79,6 +79,8 @@ PROBCUT_MOVES = 3
 PROBCUT_REDUCTION = 3
 NULL_DEPTH_DIVISOR = 5
 DISTRACT_DEPTH = 4
+# A leaf that must answer an open three is searched a ply up to this ply from the root.
+THREE_ANSWER_PLY = 48
 
 
 @njit(cache=True, inline="always")
@@ -214,7 +216,16 @@ def pvs(
                 return tt_score
 
     # Step 4. Leaves: a threat search, then the quiescence of fours over the static
-    # evaluation.
+    # evaluation. A leaf that must answer an open three with no four of its own is
+    # searched a ply instead: the blocks decide it, not the static score's price for the
+    # threat (two open threes at once are then seen as lost).
+    if (
+        depth <= 0
+        and st.class_count[op, C_FLEX4] > 0
+        and st.class_count[me, C_BLOCK4] + st.class_count[me, C_BLOCK4_FLEX3] == 0
+        and ply < THREE_ANSWER_PLY
+    ):
+        depth = 1
     if depth <= 0:
         # A win by fours at a leaf starts with a four that also makes a three; without
         # one the threat search is skipped (plain fours alone rarely win in a few moves,

@@ -51,7 +51,7 @@ class SearchParam(NamedTuple):
 
 SEARCH_PARAMS: tuple[SearchParam, ...] = (
     SearchParam("rfp_margin", 60, 10, 200, 8.0),
-    SearchParam("rfp_depth", 4, 1, 8, 0.6),
+    SearchParam("rfp_depth", 6, 1, 8, 0.6),
     SearchParam("futility_1", 60, 0, 300, 12.0),
     SearchParam("futility_2", 140, 0, 400, 16.0),
     SearchParam("futility_3", 240, 0, 600, 24.0),
