@@ -10,10 +10,11 @@ from engine.kernel.evaluation import evaluate
 from engine.kernel.heuristics import new_heuristics
 from engine.kernel.pvs import pvs
 from engine.kernel.search_params import P_RFP_DEPTH, P_RFP_MARGIN
-from engine.kernel.state import I_NODES, init_walls, new_state, place, point_index, side_to_move
+from engine.kernel.state import I_NODES, side_to_move
 from engine.kernel.tables import C_BLOCK4_FLEX3, C_FLEX4, rule_tables
 from engine.kernel.tt import new_tt
 from engine.tools.bench_positions import bench_boards
+from tests.engine.kernel_position import kernel_position
 
 SHIPPED_DEPTH = 6
 
@@ -23,11 +24,7 @@ def _node(depth: int) -> tuple[int, int, int]:
     beta lies just under the static score less the margin at that depth; the score, the
     nodes and the static score."""
     board = dict(bench_boards())["quiet-17"]
-    tables = rule_tables("freestyle", board.size)
-    state = new_state(board.size, False)
-    init_walls(state, tables)
-    for ply, (x, y) in enumerate(board.moves):
-        place(state, tables, point_index(state, x, y), 1 + ply % 2)
+    state, tables = kernel_position(board.moves, board.size)
     op = 2 - side_to_move(state)
     assert state.class_count[op, C_FLEX4] == 0
     assert state.class_count[op, C_BLOCK4_FLEX3] == 0

@@ -10,18 +10,11 @@ from engine.kernel.heuristics import new_heuristics
 from engine.kernel.pvs import pvs
 from engine.kernel.scores import MATE
 from engine.kernel.search_params import P_RFP_DEPTH, P_RFP_MARGIN
-from engine.kernel.state import (
-    I_NODES,
-    State,
-    init_walls,
-    new_state,
-    place,
-    point_index,
-    side_to_move,
-)
-from engine.kernel.tables import C_BLOCK4_FLEX3, C_FLEX4, Tables, rule_tables
+from engine.kernel.state import I_NODES, side_to_move
+from engine.kernel.tables import C_BLOCK4_FLEX3, C_FLEX4, rule_tables
 from engine.kernel.tt import TT_EXACT, TT_LOWER, TT_UPPER, new_tt, table_key, tt_store
 from engine.tools.bench_positions import bench_boards
+from tests.engine.kernel_position import kernel_position
 
 # Reverse futility's margin a ply, as shipped.
 MARGIN = int(rule_tables("freestyle", 15).search[P_RFP_MARGIN])
@@ -33,11 +26,7 @@ def _node(flag: int, offset: int) -> tuple[int, int, int]:
     score is the static score plus ``offset`` (no entry for flag 0). Returns the score,
     the nodes and the static score."""
     board = dict(bench_boards())["quiet-17"]
-    tables: Tables = rule_tables("freestyle", board.size)
-    state: State = new_state(board.size, False)
-    init_walls(state, tables)
-    for ply, (x, y) in enumerate(board.moves):
-        place(state, tables, point_index(state, x, y), 1 + ply % 2)
+    state, tables = kernel_position(board.moves, board.size)
     color = side_to_move(state)
     op = 2 - color
     # Reverse futility applies: no open three to answer, no four-three to fear.

@@ -6,9 +6,10 @@ from __future__ import annotations
 from engine.kernel.heuristics import new_heuristics
 from engine.kernel.pvs import THREE_ANSWER_PLY, pvs
 from engine.kernel.scores import INF, MATE_BOUND
-from engine.kernel.state import I_NODES, init_walls, new_state, place, point_index, side_to_move
-from engine.kernel.tables import C_FLEX4, rule_tables
+from engine.kernel.state import I_NODES, side_to_move
+from engine.kernel.tables import C_FLEX4
 from engine.kernel.tt import new_tt
+from tests.engine.kernel_position import kernel_position
 
 # Black's stones stand apart in the corners, with no two in a line near each other.
 BLACK = [(0, 0), (14, 14), (0, 14), (14, 0), (3, 13), (13, 3)]
@@ -21,13 +22,8 @@ WHITE_QUIET = [(1, 10), (9, 13), (12, 10)]
 def _leaf(white: list[tuple[int, int]], ply: int) -> tuple[int, int]:
     """Search black's move at depth 0 (a leaf) ``ply`` plies from the root with a full
     window; the score and the nodes."""
-    tables = rule_tables("freestyle", 15)
-    state = new_state(15, False)
-    init_walls(state, tables)
-    for n, (x, y) in enumerate(BLACK):
-        place(state, tables, point_index(state, x, y), 1)
-        wx, wy = white[n]
-        place(state, tables, point_index(state, wx, wy), 2)
+    moves = [stone for pair in zip(BLACK, white, strict=True) for stone in pair]
+    state, tables = kernel_position(moves)
     assert side_to_move(state) == 1
     assert state.class_count[1, C_FLEX4] > 0  # white threatens an open four
     score = pvs(state, tables, new_tt(4), new_heuristics(state.cells.shape[0]), 0, -INF, INF, ply)
